@@ -1,0 +1,59 @@
+"""The user: email is the login; the rest is what the turn server needs to reach a player."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.contrib.auth.base_user import BaseUserManager
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class UserManager(BaseUserManager["User"]):
+    """Creates users keyed by email (there is no username)."""
+
+    use_in_migrations = True
+
+    def _create(self, email: str, password: str | None, **extra: Any) -> User:
+        if not email:
+            raise ValueError("A user needs an email address")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> User:
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create(email, password, **extra)
+
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self._create(email, password, **extra)
+
+
+class User(AbstractUser):
+    """A player (or admin). Logs in with email; ``display_name`` is shown to other players."""
+
+    username = None  # type: ignore[assignment]
+    first_name = None  # type: ignore[assignment]
+    last_name = None  # type: ignore[assignment]
+    email = models.EmailField(_("email address"), unique=True)
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    language = models.CharField(_("language"), max_length=8, default="en")
+
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
+
+    objects = UserManager()  # type: ignore[misc]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """What other players see: the display name, else the part of the email before @."""
+        return self.display_name or self.email.split("@", 1)[0]

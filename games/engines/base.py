@@ -1,0 +1,151 @@
+"""The protocol every game engine offers the platform.
+
+An engine is a pure rules library: plain data in, plain data out. It imports nothing from
+Django, the database, the clock, the network or the global random module (an import-linter
+contract keeps it so). The platform keeps a JSON snapshot of the state and an append-only log
+of commands; replaying the log from ``new_game`` reproduces every state exactly.
+
+Conventions shared by every engine:
+
+* ``State`` is a JSON-serialisable ``dict``. It carries the game's secret ``seed`` (hex) and
+  ``n``, the number of commands applied so far, so that every random draw is derived from the
+  seed and the position in the log (see :mod:`games.engines.rng`). ``view`` strips the seed
+  and every other hidden thing (deck order, undrawn bills).
+* Seats are ``int`` indexes ``0..players-1`` in seating order.
+* A command is a small frozen dataclass owned by its engine; ``to_json``/``from_json`` and the
+  text notation (``parse``/``format``) round-trip.
+* An ``Event`` is a JSON dict with at least ``"type"``; ``describe(event, names)`` turns it into
+  a sentence for the log and for email.
+* Bad input raises :class:`IllegalCommand` (or a subclass) with a message a player
+  understands, and the state passed in is never modified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from games.engines.rng import Rng
+
+State = dict[str, Any]
+Event = dict[str, Any]
+JSON = dict[str, Any]
+
+
+class IllegalCommand(ValueError):
+    """A command that the rules do not allow now; the message is for the player."""
+
+
+class MalformedCommand(IllegalCommand):
+    """Text or JSON that is not a command at all (unknown verb, missing argument...)."""
+
+
+class InvalidOptions(ValueError):
+    """Game options that cannot make a game (wrong player count, unknown edition...)."""
+
+
+@runtime_checkable
+class Command(Protocol):
+    """What every engine's command dataclasses offer."""
+
+    def to_json(self) -> JSON: ...
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One seat's final place. ``rank`` starts at 1; tied seats share a rank."""
+
+    seat: int
+    rank: int
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "rank": self.rank, **dict(self.detail)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The placings of a finished game, best first."""
+
+    placings: tuple[Placing, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(p.seat for p in self.placings if p.rank == 1)
+
+    def to_json(self) -> JSON:
+        return {"placings": [p.to_json() for p in self.placings], "winners": list(self.winners)}
+
+
+Bot = Callable[[State, int, Rng], Command]
+"""A bot picks a command for ``seat``; its own choices come from ``rng``, not from the game."""
+
+
+class GameEngine(Protocol):
+    """The engine protocol (see ``docs/decisions`` and the architecture page)."""
+
+    slug: str  # "lords-of-vegas", "vegas"
+    name: str  # "Lords of Vegas"
+    min_players: int
+    max_players: int
+
+    # -- setting up ---------------------------------------------------------------------
+    def normalize_options(self, options: Mapping[str, Any], players: int) -> JSON:
+        """Checked options with defaults filled in; raises :class:`InvalidOptions`."""
+
+    def seat_colours(self, options: Mapping[str, Any], players: int) -> list[str]:
+        """The colour of each seat, in seat order."""
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: str) -> tuple[State, list[Event]]:
+        """Set up a game; the events describe the setup (deals, first-player rolls)."""
+
+    # -- playing --------------------------------------------------------------------------
+    def apply(
+        self, state: State, seat: int | None, command: Command, *, rng: Rng | None = None
+    ) -> tuple[State, list[Event]]:
+        """Validate and apply one command for ``seat`` (``None``: the system, e.g. a
+        trade every party agreed to). Returns a new state; never mutates ``state``.
+        ``rng`` overrides the seeded source so that a test can dictate rolls and draws."""
+
+    def to_act(self, state: State) -> list[int]:
+        """The seats the game waits for, pending decisions of non-active seats included."""
+
+    def legal_commands(self, state: State, seat: int) -> list[Command]:
+        """Every command ``seat`` may submit now (finite: enough for forms and bots)."""
+
+    def default_command(self, state: State, seat: int) -> Command:
+        """What the timeout policy submits for a seat that missed its deadline."""
+
+    def trade_parties(self, state: State, seat: int, command: Command) -> frozenset[int] | None:
+        """``None`` for an ordinary command; for a trade, every seat that must agree.
+        The platform never applies a trade straight from one player: it becomes an offer."""
+
+    def outcome(self, state: State) -> Outcome | None:
+        """``None`` while the game runs, else the placings with tie-breaks."""
+
+    def check_invariants(self, state: State) -> list[str]:
+        """Every broken invariant of ``state`` as a sentence (empty when all hold); the
+        self-play command and the property tests run it after every command."""
+
+    # -- notation ---------------------------------------------------------------------------
+    def parse(self, text: str) -> Command:
+        """One command from its text form; raises :class:`MalformedCommand`."""
+
+    def format(self, command: Command) -> str:
+        """The canonical text form; ``parse(format(c)) == c``."""
+
+    def command_from_json(self, data: Mapping[str, Any]) -> Command:
+        """A command from its JSON form; raises :class:`MalformedCommand`."""
+
+    # -- showing ----------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> JSON:
+        """What ``seat`` (``None``: a spectator) may see: no seed, no hidden order."""
+
+    def render_text(self, view: JSON) -> str:
+        """The board as plain text for email, at most 80 columns wide."""
+
+    def describe(self, event: Event, names: Sequence[str]) -> str:
+        """One event as a sentence; ``names[seat]`` is how to call each seat."""
+
+    bots: Mapping[str, Bot]

@@ -1,0 +1,1 @@
+"""Persistence of games (filled in by the platform core)."""

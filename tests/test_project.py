@@ -1,0 +1,47 @@
+"""The project boots: settings, the custom user, the deploy checks."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from accounts.models import User
+
+
+@pytest.mark.django_db
+def test_it_logs_users_in_by_email() -> None:
+    user = User.objects.create_user("Ada@Example.org", "a-long-password")
+    assert user.email == "ada@example.org"
+    assert user.name == "ada"
+    assert user.check_password("a-long-password")
+
+
+def test_production_settings_pass_the_deploy_check() -> None:
+    env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECURE": "true",
+        "SECRET_KEY": "a-production-secret-key-that-is-long-and-varied-0123456789-ABCDEFG",
+        "ALLOWED_HOSTS": "lords.example.org",
+        "SITE_URL": "https://lords.example.org",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env["DEBUG"] = "false"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], env=env, capture_output=True, text=True, check=False
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr

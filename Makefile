@@ -27,7 +27,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy .
+	DEBUG=true $(VENV)/bin/mypy .
 	$(VENV)/bin/lint-imports
 
 clean:

@@ -97,7 +97,9 @@ class GameEngine(Protocol):
     def seat_colours(self, options: Mapping[str, Any], players: int) -> list[str]:
         """The colour of each seat, in seat order."""
 
-    def new_game(self, players: int, options: Mapping[str, Any], seed: str) -> tuple[State, list[Event]]:
+    def new_game(
+        self, players: int, options: Mapping[str, Any], seed: str
+    ) -> tuple[State, list[Event]]:
         """Set up a game; the events describe the setup (deals, first-player rolls)."""
 
     # -- playing --------------------------------------------------------------------------

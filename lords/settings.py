@@ -99,6 +99,7 @@ else:
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL == "filesystem://":
     _broker_dir = VAR_DIR / "celery-broker"
+    _broker_dir.mkdir(exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),

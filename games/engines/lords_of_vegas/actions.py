@@ -1,0 +1,365 @@
+"""The six actions of step 6: build, sprawl, remodel, reorganize, raise, gamble.
+
+Each action first checks every condition of the books (raising :class:`IllegalCommand` with
+the input and the reason), and only then changes the state, so a refused action changes
+nothing: the trade code relies on that to stop a trade cleanly at the step that fails.
+"""
+
+from __future__ import annotations
+
+from games.engines.base import Event, IllegalCommand, State
+from games.engines.rng import Rng
+
+from .board import (
+    COMPANY_COLOUR,
+    DICE_PER_PLAYER,
+    GAMBLE_PER_TILE,
+    LOTS,
+    REMODEL_PRICE,
+    RISER_PRICE,
+    TILES_PER_COMPANY,
+    in_play,
+)
+from .casinos import (
+    Casino,
+    boss,
+    casino_at,
+    company,
+    height,
+    neighbours,
+    points,
+    settle,
+    snapshot,
+)
+from .commands import Build, Gamble, Raise, Remodel, Reorganize, Sprawl
+from .decisions import arrange_dice, layoff_or_ask
+from .state import OWNER, PIP, colour_name, dice_on_board, max_height, pref, tiles_of
+
+
+def company_name(state: State, name: str) -> str:
+    """ "Sphinx (gold)": the company and its tile colour in this edition."""
+    return f"{name.capitalize()} ({COMPANY_COLOUR[state['edition']][name]})"
+
+
+def _money(state: State, seat: int, cost: int, what: str) -> None:
+    if state["money"][seat] < cost:
+        raise IllegalCommand(f"{what} costs ${cost}m and you have ${state['money'][seat]}m")
+
+
+def _casino(state: State, lot: str, verb: str) -> Casino:
+    casino = casino_at(state, lot)
+    if casino is None:
+        raise IllegalCommand(f"{lot} has no casino tile: you can only {verb} a casino")
+    return casino
+
+
+def _boss_only(state: State, seat: int, casino: Casino, lot: str, verb: str) -> None:
+    chief = boss(state, casino)
+    if chief != seat:
+        who = "it has no boss" if chief is None else f"{colour_name(state, chief)} is"
+        raise IllegalCommand(
+            f"you are not the boss of the casino at {lot} ({who}): only its boss can {verb} it"
+        )
+
+
+def _tiles_left(state: State, name: str, needed: int) -> None:
+    left = TILES_PER_COMPANY - tiles_of(state, name)
+    if left < needed:
+        raise IllegalCommand(
+            f"only {left} {company_name(state, name)} tile{'s' * (left != 1)} left "
+            f"and this needs {needed}: choose another company"
+        )
+
+
+def check_moving(state: State, seat: int, moving: str | None, target: str, command: str) -> None:
+    """When all 12 dice are on the board, the command must name the die that moves."""
+    free = DICE_PER_PLAYER - dice_on_board(state, seat)
+    if free > 0:
+        if moving is not None:
+            raise IllegalCommand(
+                f"you still have {free} dice off the board: leave out 'moving {moving}'"
+            )
+        return
+    if moving is None:
+        raise IllegalCommand(
+            f"all {DICE_PER_PLAYER} of your dice are on the board: add 'moving <lot>' to say "
+            f"which of your dice moves to {target}, e.g. '{command} moving "
+            f"{own_dice(state, seat)[0]}'"
+        )
+    tile = state["tiles"].get(moving)
+    if tile is None or tile[OWNER] != seat:
+        raise IllegalCommand(f"{moving} has no die of yours to move to {target}")
+
+
+def own_dice(state: State, seat: int) -> list[str]:
+    return [lot for lot, tile in state["tiles"].items() if tile[OWNER] == seat]
+
+
+def take_die(state: State, seat: int, moving: str | None, target: str, events: list[Event]) -> None:
+    """Lift the named die off its tile (the tile stays, with no owner)."""
+    if moving is None:
+        return
+    tile = state["tiles"][moving]
+    tile[OWNER] = tile[PIP] = None
+    events.append({"type": "die_moved", "seat": seat, "from": moving, "to": target})
+
+
+# -- build ----------------------------------------------------------------------------------
+
+
+def check_build(state: State, seat: int, cmd: Build) -> int:
+    lot = cmd.lot
+    if lot in state["tiles"]:
+        raise IllegalCommand(f"{lot} already has a casino tile: you can only build on a lot")
+    owner = state["markers"].get(lot)
+    if owner is None:
+        raise IllegalCommand(f"{lot} is not your parking lot: you can only build on your lots")
+    if owner != seat:
+        raise IllegalCommand(
+            f"{lot} is owned by {colour_name(state, owner)}: you can only build on your own lot"
+        )
+    _tiles_left(state, cmd.company, 1)
+    price = LOTS[lot].price
+    _money(state, seat, price, f"building on {lot}")
+    check_moving(state, seat, cmd.moving, lot, f"build {lot} {cmd.company}")
+    return price
+
+
+def build(state: State, seat: int, cmd: Build, rng: Rng, events: list[Event]) -> None:
+    """Pay the lot's price, put a tile and a die showing the printed value on your lot."""
+    price = check_build(state, seat, cmd)
+    before = snapshot(state)
+    take_die(state, seat, cmd.moving, cmd.lot, events)
+    del state["markers"][cmd.lot]
+    state["money"][seat] -= price
+    state["tiles"][cmd.lot] = [cmd.company, 1, seat, LOTS[cmd.lot].die]
+    events.append(
+        {"type": "build", "seat": seat, "lot": cmd.lot, "company": cmd.company, "cost": price}
+    )
+    settle(state, before, rng, events)
+
+
+# -- sprawl ---------------------------------------------------------------------------------
+
+
+def check_sprawl(state: State, seat: int, cmd: Sprawl) -> tuple[Casino, int]:
+    lot, origin = cmd.lot, cmd.origin
+    casino = _casino(state, origin, "sprawl from")
+    _boss_only(state, seat, casino, origin, "sprawl from")
+    if lot in state["tiles"]:
+        raise IllegalCommand(f"{lot} already has a casino tile: you can only sprawl into a lot")
+    owner = state["markers"].get(lot)
+    if owner is not None:
+        raise IllegalCommand(
+            f"{lot} is owned by {colour_name(state, owner)}: "
+            "you can only sprawl into an unowned lot"
+        )
+    if not in_play(lot, state["players"]):
+        raise IllegalCommand(f"{lot} is in the F block, out of play in a two-player game")
+    if lot not in neighbours(casino):
+        raise IllegalCommand(f"{lot} is not next to the casino at {origin}")
+    _tiles_left(state, company(state, casino), 1)
+    cost = 2 * LOTS[lot].price + RISER_PRICE * (height(state, casino) - 1)
+    _money(state, seat, cost, f"sprawling into {lot}")
+    check_moving(state, seat, cmd.moving, lot, f"sprawl {lot} from {origin}")
+    return casino, cost
+
+
+def sprawl(state: State, seat: int, cmd: Sprawl, rng: Rng, events: list[Event]) -> None:
+    """Twice the lot's price (plus $15m a riser to match a raised casino) for a tile of the
+    casino's company, at its height, with your die showing the printed value."""
+    casino, cost = check_sprawl(state, seat, cmd)
+    before = snapshot(state)
+    take_die(state, seat, cmd.moving, cmd.lot, events)
+    state["money"][seat] -= cost
+    name, tall = company(state, casino), height(state, casino)
+    state["tiles"][cmd.lot] = [name, tall, seat, LOTS[cmd.lot].die]
+    events.append(
+        {
+            "type": "sprawl",
+            "seat": seat,
+            "lot": cmd.lot,
+            "origin": cmd.origin,
+            "company": name,
+            "cost": cost,
+        }
+    )
+    settle(state, before, rng, events)
+
+
+# -- remodel --------------------------------------------------------------------------------
+
+
+def check_remodel(state: State, seat: int, cmd: Remodel) -> tuple[Casino, int]:
+    casino = _casino(state, cmd.lot, "remodel")
+    _boss_only(state, seat, casino, cmd.lot, "remodel")
+    if company(state, casino) == cmd.company:
+        raise IllegalCommand(
+            f"the casino at {cmd.lot} is already {company_name(state, cmd.company)}"
+        )
+    _tiles_left(state, cmd.company, len(casino))
+    cost = REMODEL_PRICE * len(casino)
+    _money(state, seat, cost, f"remodelling the {len(casino)}-space casino at {cmd.lot}")
+    return casino, cost
+
+
+def remodel(state: State, seat: int, cmd: Remodel, rng: Rng, events: list[Event]) -> None:
+    """$5m a space (risers change colour for free); the old tiles go back to the stock."""
+    casino, cost = check_remodel(state, seat, cmd)
+    before = snapshot(state)
+    state["money"][seat] -= cost
+    old = company(state, casino)
+    for lot in casino:
+        state["tiles"][lot][0] = cmd.company
+    events.append(
+        {
+            "type": "remodel",
+            "seat": seat,
+            "casino": casino,
+            "from": old,
+            "company": cmd.company,
+            "cost": cost,
+        }
+    )
+    settle(state, before, rng, events)
+
+
+# -- reorganize -----------------------------------------------------------------------------
+
+
+def check_reorganize(state: State, seat: int, cmd: Reorganize) -> tuple[Casino, int]:
+    casino = _casino(state, cmd.lot, "reorganize")
+    tiles = state["tiles"]
+    if not any(tiles[lot][OWNER] == seat for lot in casino):
+        raise IllegalCommand(
+            f"you have no die in the casino at {cmd.lot}: you cannot reorganize it"
+        )
+    done = set(state["reorged"]).intersection(casino)
+    if done:
+        raise IllegalCommand(
+            f"the die on {min(done)} was already reorganized this turn: the casino at "
+            f"{cmd.lot} cannot be reorganized again until your next turn"
+        )
+    cost = sum(tiles[lot][PIP] for lot in casino if tiles[lot][OWNER] is not None)
+    _money(state, seat, cost, f"reorganizing the casino at {cmd.lot}")
+    return casino, cost
+
+
+def reorganize(state: State, seat: int, cmd: Reorganize, rng: Rng, events: list[Event]) -> None:
+    """$1m a pip; every die rerolled; each owner of two or more dice there then places their
+    values (automatically, or as a pending decision for seats that asked)."""
+    casino, cost = check_reorganize(state, seat, cmd)
+    before = snapshot(state)
+    tiles = state["tiles"]
+    state["money"][seat] -= cost
+    dice = [lot for lot in casino if tiles[lot][OWNER] is not None]
+    rolls = []
+    for lot in dice:
+        tiles[lot][PIP] = rng.die()
+        rolls.append({"lot": lot, "seat": tiles[lot][OWNER], "value": tiles[lot][PIP]})
+    state["reorged"].extend(dice)
+    events.append(
+        {"type": "reorganize", "seat": seat, "casino": casino, "cost": cost, "rolls": rolls}
+    )
+    settle(state, before, rng, events)
+    for owner in sorted({tiles[lot][OWNER] for lot in dice}):
+        mine = [lot for lot in dice if tiles[lot][OWNER] == owner]
+        if len(mine) < 2:
+            continue
+        if pref(state, owner, "place") == "ask":
+            state["pending"].append({"kind": "place", "seat": owner, "lots": mine})
+            events.append({"type": "waiting", "seat": owner, "decision": "place", "lots": mine})
+        else:
+            arrange_dice(state, mine, events)
+
+
+# -- raise ----------------------------------------------------------------------------------
+
+
+def check_raise(state: State, seat: int, cmd: Raise) -> tuple[Casino, int]:
+    if state["edition"] != "2024":
+        raise IllegalCommand("the classic edition has no raise action")
+    casino = _casino(state, cmd.lot, "raise")
+    _boss_only(state, seat, casino, cmd.lot, "raise")
+    tall, top = height(state, casino), max_height(state)
+    if tall >= top:
+        raise IllegalCommand(
+            f"the casino at {cmd.lot} is already {tall} tiles high, "
+            f"the most in a {state['players']}-player game"
+        )
+    cost = RISER_PRICE * len(casino)
+    _money(state, seat, cost, f"raising the {len(casino)}-space casino at {cmd.lot}")
+    return casino, cost
+
+
+def raise_casino(state: State, seat: int, cmd: Raise, rng: Rng, events: list[Event]) -> None:
+    """$15m a space for a riser under every tile; may merge with a neighbour of that height."""
+    casino, cost = check_raise(state, seat, cmd)
+    before = snapshot(state)
+    state["money"][seat] -= cost
+    for lot in casino:
+        state["tiles"][lot][1] += 1
+    events.append(
+        {
+            "type": "raise",
+            "seat": seat,
+            "casino": casino,
+            "height": height(state, casino),
+            "cost": cost,
+        }
+    )
+    settle(state, before, rng, events)
+
+
+# -- gamble ---------------------------------------------------------------------------------
+
+
+def check_gamble(state: State, seat: int, cmd: Gamble) -> tuple[Casino, int]:
+    if state["gambles"]:
+        raise IllegalCommand("you have already gambled this turn: gamble at most once a turn")
+    casino = _casino(state, cmd.lot, "gamble at")
+    chief = boss(state, casino)
+    if chief is None:
+        raise IllegalCommand(f"the casino at {cmd.lot} has no boss to take your bet")
+    if chief == seat:
+        raise IllegalCommand(
+            f"you are the boss of the casino at {cmd.lot}: gamble at another player's casino"
+        )
+    most = GAMBLE_PER_TILE * points(state, casino)
+    if cmd.amount > most:
+        raise IllegalCommand(
+            f"you can bet at most ${most}m at the {points(state, casino)}-tile casino "
+            f"at {cmd.lot}, not ${cmd.amount}m"
+        )
+    if cmd.amount > state["money"][seat]:
+        raise IllegalCommand(f"you cannot bet ${cmd.amount}m: you have ${state['money'][seat]}m")
+    return casino, chief
+
+
+def gamble(state: State, seat: int, cmd: Gamble, rng: Rng, events: list[Event]) -> None:
+    """Bet at another player's casino; classic: its boss may lay off half first."""
+    _, chief = check_gamble(state, seat, cmd)
+    state["gambles"] += 1
+    layoff_or_ask(state, seat, chief, cmd.lot, cmd.amount, rng, events)
+
+
+HANDLERS = {
+    Build: build,
+    Sprawl: sprawl,
+    Remodel: remodel,
+    Reorganize: reorganize,
+    Raise: raise_casino,
+    Gamble: gamble,
+}
+
+
+def perform(
+    state: State,
+    seat: int,
+    action: Build | Sprawl | Remodel | Reorganize | Raise | Gamble,
+    rng: Rng,
+    events: list[Event],
+) -> None:
+    """Run one action of the active player (on a copy of the state: a refusal raises)."""
+    HANDLERS[type(action)](state, seat, action, rng, events)  # type: ignore[operator]
+    state["acts"] += 1

@@ -1,0 +1,175 @@
+"""Casinos: groups of tiles computed from the board, their bosses, and tie rerolls.
+
+The state stores tiles only; a casino is always recomputed as a connected group of tiles of
+one company (2024: and one height). That is faithful because casinos never split: every
+action changes a whole casino (remodel, raise) or adds a tile (build, sprawl), so two tiles
+that once joined keep the same company and height for ever.
+"""
+
+from __future__ import annotations
+
+from games.engines.base import Event, State
+from games.engines.rng import Rng
+
+from .board import ADJACENT, LOT_ORDER, LOTS
+from .state import COMPANY, HEIGHT, OWNER, PIP
+
+Casino = list[str]  # its lots, in board order
+
+
+def _key(state: State, lot: str) -> tuple[str, int]:
+    """What two adjacent tiles must share to be one casino."""
+    tile = state["tiles"][lot]
+    height = tile[HEIGHT] if state["edition"] == "2024" else 1
+    return tile[COMPANY], height
+
+
+def casinos(state: State) -> list[Casino]:
+    """Every casino on the board, each a list of lots, in board order.
+
+    This runs several times per command, so it computes each tile's key once.
+    """
+    tiles = state["tiles"]
+    keys: dict[str, object]
+    if state["edition"] == "2024":
+        keys = {lot: (tile[COMPANY], tile[HEIGHT]) for lot, tile in tiles.items()}
+    else:
+        keys = {lot: tile[COMPANY] for lot, tile in tiles.items()}
+    seen: set[str] = set()
+    found = []
+    for lot in sorted(keys, key=LOT_ORDER.__getitem__):
+        if lot in seen:
+            continue
+        key, group = keys[lot], [lot]
+        seen.add(lot)
+        for current in group:  # the list grows while we walk it: a breadth-first search
+            for other in ADJACENT[current]:
+                if other not in seen and keys.get(other) == key:
+                    seen.add(other)
+                    group.append(other)
+        if len(group) > 1:
+            group.sort(key=LOT_ORDER.__getitem__)
+        found.append(group)
+    return found
+
+
+def _flood(state: State, start: str) -> Casino:
+    tiles = state["tiles"]
+    key = _key(state, start)
+    group = {start}
+    todo = [start]
+    while todo:
+        for other in ADJACENT[todo.pop()]:
+            if other in tiles and other not in group and _key(state, other) == key:
+                group.add(other)
+                todo.append(other)
+    return sorted(group, key=LOT_ORDER.__getitem__)
+
+
+def casino_at(state: State, lot: str) -> Casino | None:
+    """The casino that has a tile on ``lot``, or None for a lot without a tile."""
+    return _flood(state, lot) if lot in state["tiles"] else None
+
+
+def boss(state: State, casino: Casino) -> int | None:
+    """The owner of the single highest die; None without dice or while tied."""
+    best, owners = 0, set()
+    for lot in casino:
+        tile = state["tiles"][lot]
+        if tile[OWNER] is None:
+            continue
+        if tile[PIP] > best:
+            best, owners = tile[PIP], {tile[OWNER]}
+        elif tile[PIP] == best:
+            owners.add(tile[OWNER])
+    return owners.pop() if len(owners) == 1 else None
+
+
+def points(state: State, casino: Casino) -> int:
+    """Points a casino scores: one per tile, risers included."""
+    return sum(int(state["tiles"][lot][HEIGHT]) for lot in casino)
+
+
+def height(state: State, casino: Casino) -> int:
+    return int(state["tiles"][casino[0]][HEIGHT])
+
+
+def company(state: State, casino: Casino) -> str:
+    return str(state["tiles"][casino[0]][COMPANY])
+
+
+def touches_strip(casino: Casino) -> bool:
+    return any(LOTS[lot].strip for lot in casino)
+
+
+def neighbours(casino: Casino) -> set[str]:
+    """Lots next to a casino (outside it)."""
+    inside = set(casino)
+    return {other for lot in casino for other in ADJACENT[lot] if other not in inside}
+
+
+def tied_dice(state: State, casino: Casino) -> list[str]:
+    """Lots of the highest dice when they belong to two or more players, else []."""
+    tiles = state["tiles"]
+    dice = [lot for lot in casino if tiles[lot][OWNER] is not None]
+    if not dice:
+        return []
+    best = max(tiles[lot][PIP] for lot in dice)
+    top = [lot for lot in dice if tiles[lot][PIP] == best]
+    return top if len({tiles[lot][OWNER] for lot in top}) > 1 else []
+
+
+def resolve_ties(
+    state: State, rng: Rng, events: list[Event], found: list[Casino] | None = None
+) -> None:
+    """Reroll, free, the tied highest dice of every casino until one player is highest.
+
+    Rerolls never change which tiles form a casino, so one pass over the casinos settles
+    every cascade.
+    """
+    tiles = state["tiles"]
+    for casino in casinos(state) if found is None else found:
+        tied = tied_dice(state, casino)
+        while tied:
+            rolls = []
+            for lot in tied:
+                tiles[lot][PIP] = rng.die()
+                rolls.append({"lot": lot, "seat": tiles[lot][OWNER], "value": tiles[lot][PIP]})
+            events.append({"type": "tie_reroll", "casino": casino, "rolls": rolls})
+            tied = tied_dice(state, casino)
+
+
+Snapshot = dict[str, tuple[int, int | None]]  # lot -> (casino number, boss)
+
+
+def snapshot(state: State) -> Snapshot:
+    """Which casino every tile belongs to and who its boss is, to report changes later."""
+    shot: Snapshot = {}
+    for number, casino in enumerate(casinos(state)):
+        chief = boss(state, casino)
+        for lot in casino:
+            shot[lot] = (number, chief)
+    return shot
+
+
+def settle(state: State, before: Snapshot, rng: Rng, events: list[Event]) -> None:
+    """What follows every action, take-over and trade step: report merges, reroll ties,
+    report new bosses."""
+    after = casinos(state)
+    for casino in after:
+        parts = {before[lot][0] for lot in casino if lot in before}
+        if len(parts) > 1:
+            events.append(
+                {
+                    "type": "merge",
+                    "casino": casino,
+                    "company": company(state, casino),
+                    "height": height(state, casino),
+                }
+            )
+    resolve_ties(state, rng, events, after)
+    for casino in after:
+        chief = boss(state, casino)
+        previous = {before[lot][1] for lot in casino if lot in before}
+        if previous != {chief} and (chief is not None or previous - {None}):
+            events.append({"type": "boss", "casino": casino, "seat": chief})

@@ -1,0 +1,222 @@
+"""``ENGINE``: the Lords of Vegas rules behind the platform's :class:`GameEngine` protocol.
+
+This module only wires the parts together: who may submit what and when (``apply``), and
+the protocol's small questions (``to_act``, ``outcome`` ...). The rules live in the modules
+named for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engines.base import (
+    JSON,
+    Event,
+    IllegalCommand,
+    InvalidOptions,
+    MalformedCommand,
+    Outcome,
+    Placing,
+    State,
+)
+from games.engines.base import Command as BaseCommand
+from games.engines.rng import Rng, move_rng
+
+from . import bots, events, invariants, legal, notation, render, setup, views
+from .actions import perform
+from .board import EDITIONS, PLAYER_COLOURS
+from .commands import (
+    ACTIONS,
+    COMMANDS,
+    End,
+    LayOff,
+    Move,
+    Place,
+    Prefer,
+    Trade,
+    command_from_json,
+)
+from .decisions import (
+    answer_layoff,
+    answer_move,
+    answer_place,
+    automatic_answer,
+    pending_for,
+    set_preference,
+)
+from .state import colour_name, copy_state
+from .trades import apply_trade, parties
+from .turn import end_turn, placings
+
+PLAYERS = {"2024": (2, 6), "classic": (2, 4)}
+
+
+class LordsOfVegas:
+    """The engine object the registry hands to the platform."""
+
+    slug = "lords-of-vegas"
+    name = "Lords of Vegas"
+    min_players = 2
+    max_players = 6
+    bots = bots.BOTS
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def normalize_options(self, options: Mapping[str, Any], players: int) -> JSON:
+        """``edition`` ("2024" default, or "classic") and optional ``colours`` (one per seat
+        from the edition's colours; default: the first ones in the books' order)."""
+        edition = str(options.get("edition", "2024"))
+        if edition not in EDITIONS:
+            raise InvalidOptions(f"unknown edition {edition!r}: choose 2024 or classic")
+        low, high = PLAYERS[edition]
+        if not low <= players <= high:
+            raise InvalidOptions(
+                f"the {edition} edition is for {low} to {high} players, not {players}"
+            )
+        palette = PLAYER_COLOURS[edition]
+        colours = list(options.get("colours") or palette[:players])
+        if len(colours) != players or len(set(colours)) != players:
+            raise InvalidOptions(f"give {players} different colours, one per seat")
+        for colour in colours:
+            if colour not in palette:
+                raise InvalidOptions(
+                    f"{colour!r} is not a colour of the {edition} edition ({', '.join(palette)})"
+                )
+        return {"edition": edition, "colours": colours}
+
+    def seat_colours(self, options: Mapping[str, Any], players: int) -> list[str]:
+        return list(self.normalize_options(options, players)["colours"])
+
+    def new_game(
+        self, players: int, options: Mapping[str, Any], seed: str, *, rng: Rng | None = None
+    ) -> tuple[State, list[Event]]:
+        opts = self.normalize_options(options, players)
+        return setup.new_game(opts["edition"], opts["colours"], seed, rng or move_rng(seed, 0))
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def apply(
+        self, state: State, seat: int | None, command: BaseCommand, *, rng: Rng | None = None
+    ) -> tuple[State, list[Event]]:
+        """Check and apply one command on a copy; the input state is never touched.
+
+        The random source of the command at log position ``n + 1`` (0 is the setup) is
+        ``move_rng(seed, n + 1)``, so a replay draws the same dice.
+        """
+        if not isinstance(command, COMMANDS):
+            raise MalformedCommand(f"{command!r} is not a Lords of Vegas command")
+        if state["over"] is not None:
+            raise IllegalCommand("the game is over")
+        rng = rng or move_rng(state["seed"], state["n"] + 1)
+        new = copy_state(state)
+        out: list[Event] = []
+        _dispatch(new, seat, command, rng, out)
+        new["n"] += 1
+        return new, out
+
+    def to_act(self, state: State) -> list[int]:
+        if state["over"] is not None:
+            return []
+        if state["pending"]:
+            return sorted({d["seat"] for d in state["pending"]})
+        return [state["turn"]]
+
+    def legal_commands(self, state: State, seat: int) -> list[BaseCommand]:
+        return list(legal.legal_commands(state, seat))
+
+    def default_command(self, state: State, seat: int) -> BaseCommand:
+        decision = pending_for(state, seat)
+        if decision is not None:
+            return automatic_answer(state, decision)
+        return End()
+
+    def trade_parties(self, state: State, seat: int, command: BaseCommand) -> frozenset[int] | None:
+        return parties(state, seat, command) if isinstance(command, Trade) else None
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["over"] is None:
+            return None
+        return Outcome(
+            tuple(
+                Placing(p["seat"], p["rank"], {"points": p["points"], "money": p["money"]})
+                for p in placings(state)
+            )
+        )
+
+    def check_invariants(self, state: State) -> list[str]:
+        return invariants.check(state)
+
+    # -- notation ---------------------------------------------------------------------------
+
+    def parse(self, text: str) -> BaseCommand:
+        return notation.parse(text)
+
+    def format(self, command: BaseCommand) -> str:
+        if not isinstance(command, COMMANDS):
+            raise MalformedCommand(f"{command!r} is not a Lords of Vegas command")
+        return notation.format_command(command)
+
+    def command_from_json(self, data: Mapping[str, Any]) -> BaseCommand:
+        return command_from_json(data)
+
+    # -- showing ----------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        return views.view(state, seat)
+
+    def render_text(self, view: JSON) -> str:
+        return render.render_text(view)
+
+    def describe(self, event: Event, names: Sequence[str]) -> str:
+        return events.describe(event, names)
+
+
+def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Event]) -> None:
+    """Who may submit what, and when; then the rule module does the work."""
+    if isinstance(cmd, Trade):
+        apply_trade(state, seat, cmd, rng, out)
+        return
+    if seat is None or not 0 <= seat < state["players"]:
+        raise IllegalCommand(f"seat {seat!r} cannot submit {notation.format_command(cmd)!r}")
+    if isinstance(cmd, Prefer):
+        set_preference(state, seat, cmd, out)
+    elif isinstance(cmd, Move):
+        answer_move(state, seat, cmd, rng, out)
+    elif isinstance(cmd, Place):
+        answer_place(state, seat, cmd, out)
+    elif isinstance(cmd, LayOff):
+        answer_layoff(state, seat, cmd, rng, out)
+    else:
+        _check_turn(state, seat, cmd)
+        if isinstance(cmd, End):
+            out.append({"type": "turn_end", "seat": seat})
+            end_turn(state, rng, out)
+        else:
+            perform(state, seat, cmd, rng, out)
+
+
+def _check_turn(state: State, seat: int, cmd: Any) -> None:
+    """Actions and ``end`` belong to the active player, once nothing is pending."""
+    what = notation.format_command(cmd)
+    if seat != state["turn"]:
+        raise IllegalCommand(
+            f"{what!r}: it is {colour_name(state, state['turn'])}'s turn; "
+            "you can act only on your own turn"
+        )
+    if state["pending"]:
+        waiting = ", ".join(
+            f"{colour_name(state, d['seat'])} ({_DECISION[d['kind']]})" for d in state["pending"]
+        )
+        raise IllegalCommand(f"{what!r}: the game is waiting for {waiting}")
+    if not isinstance(cmd, (End, *ACTIONS)):
+        raise MalformedCommand(f"{what!r} is not an action")
+
+
+_DECISION = {
+    "move": "which die or lot marker moves",
+    "place": "placing rerolled dice",
+    "layoff": "the lay-off decision",
+}
+
+ENGINE = LordsOfVegas()

@@ -1,0 +1,349 @@
+"""The text notation: ``parse`` one command, ``format`` its canonical form.
+
+Case-insensitive, accents optional. English verbs are canonical; the French and Italian verbs
+of the classic rule books are accepted too (``construire A2 or``, ``costruisci A2 oro``).
+The full grammar is in ``docs/notation.md``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+from games.engines.base import MalformedCommand
+
+from .board import ALL_COLOURS, COMPANY_ALIASES, LOTS
+from .commands import (
+    PREFERENCES,
+    Action,
+    Build,
+    Command,
+    Do,
+    End,
+    Gamble,
+    GiveDie,
+    GiveLot,
+    LayOff,
+    Move,
+    Pay,
+    Place,
+    Prefer,
+    Raise,
+    Remodel,
+    Reorganize,
+    Sprawl,
+    Step,
+    Trade,
+)
+
+VERBS: dict[str, tuple[str, ...]] = {
+    "build": ("build", "construire", "construis", "construction", "costruisci", "costruire"),
+    "sprawl": ("sprawl", "etendre", "etends", "extension", "espandi", "espandere"),
+    "remodel": ("remodel", "reamenager", "reamenage", "reamenagement", "rimodella", "rimodellare"),
+    "reorganize": (
+        "reorganize",
+        "reorganise",
+        "reorg",
+        "reorganiser",
+        "reorganisation",
+        "riorganizza",
+        "riorganizzare",
+    ),
+    "raise": ("raise", "elever", "surelever", "rehausser", "alza", "alzare", "sopraeleva"),
+    "gamble": ("gamble", "bet", "parier", "parie", "pari", "scommetti", "scommettere"),
+    "end": ("end", "done", "pass", "fin", "finir", "terminer", "passe", "fine", "passo"),
+    "move": ("move", "deplacer", "deplace", "sposta", "spostare"),
+    "place": ("place", "placer", "piazza", "piazzare"),
+    "layoff": ("layoff", "lay-off", "abandonner"),
+    "prefer": ("prefer", "preferer", "preferisci"),
+    "trade": ("trade", "echanger", "echange", "scambia", "scambiare", "scambio"),
+}
+VERB_OF: dict[str, str] = {word: verb for verb, words in VERBS.items() for word in words}
+
+FROM_WORDS = frozenset({"from", "de", "depuis", "da", "dal"})
+MOVING_WORDS = frozenset({"moving", "deplacant", "spostando"})
+DIE_WORDS = frozenset({"die", "de", "dado", "dice"})
+LOT_WORDS = frozenset({"lot", "marker", "car", "marqueur", "lotto", "segnalino"})
+YES = frozenset({"yes", "y", "oui", "si", "true"})
+NO = frozenset({"no", "n", "non", "false"})
+END_TAILS = frozenset({"turn", "du tour", "tour", "turno", "del turno", "my turn"})
+
+COMPANY_WORDS: dict[str, str] = {
+    **COMPANY_ALIASES,
+    "or": "sphinx",
+    "oro": "sphinx",
+    "violet": "albion",
+    "viola": "albion",
+    "vert": "vega",
+    "verde": "vega",
+    "acqua": "vega",
+    "turquoise": "vega",
+    "argent": "tivoli",
+    "argento": "tivoli",
+    "marron": "pioneer",
+    "marrone": "pioneer",
+    "brun": "pioneer",
+}
+
+
+def _plain(text: str) -> str:
+    """Lower case, accents and extra spaces removed: how the parser compares words."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(stripped.lower().replace("\u2019", "'").split())
+
+
+def parse(text: str) -> Command:
+    """One command from its text; raises :class:`MalformedCommand` naming the input."""
+    if not isinstance(text, str):
+        raise MalformedCommand(f"{text!r} is not text")
+    plain = _plain(text)
+    if plain.startswith("lay off"):
+        plain = "layoff" + plain[len("lay off") :]
+    if plain.startswith(("s'etendre ", "s'etend ")):
+        plain = "etendre" + plain[plain.find(" ") :]
+    words = plain.split(" ") if plain else []
+    if not words:
+        raise MalformedCommand("an empty line is not a command (try 'end' to end your turn)")
+    verb = VERB_OF.get(words[0])
+    if verb is None:
+        known = ", ".join(v for v in VERBS if v != "layoff") + ", layoff"
+        raise MalformedCommand(f"{text!r}: unknown command {words[0]!r} (commands: {known})")
+    try:
+        return _PARSERS[verb](words[1:], plain)
+    except MalformedCommand as error:
+        raise MalformedCommand(f"{text!r}: {error}") from None
+
+
+def _lot(word: str) -> str:
+    name = word.upper()
+    if name not in LOTS:
+        raise MalformedCommand(f"{word!r} is not a lot (A1 to F9)")
+    return name
+
+
+def _company(word: str) -> str:
+    try:
+        return COMPANY_WORDS[word]
+    except KeyError:
+        raise MalformedCommand(
+            f"{word!r} is not a company (sphinx|gold, albion|purple, vega|green|aqua, "
+            "tivoli|silver, pioneer|brown)"
+        ) from None
+
+
+def _colour(word: str) -> str:
+    if word not in ALL_COLOURS:
+        raise MalformedCommand(f"{word!r} is not a player colour ({', '.join(ALL_COLOURS)})")
+    return word
+
+
+def _amount(word: str) -> int:
+    match = re.fullmatch(r"\$?(\d+)m?", word)
+    if match is None or int(match.group(1)) < 1:
+        raise MalformedCommand(f"{word!r} is not an amount in $m (e.g. 5)")
+    return int(match.group(1))
+
+
+def _expect(words: list[str], count: int, form: str) -> None:
+    if len(words) != count:
+        raise MalformedCommand(f"expected '{form}'")
+
+
+def _moving(words: list[str], form: str) -> tuple[list[str], str | None]:
+    """Split off an optional trailing 'moving <lot>'."""
+    if len(words) >= 2 and words[-2] in MOVING_WORDS:
+        return words[:-2], _lot(words[-1])
+    if words and words[-1] in MOVING_WORDS:
+        raise MalformedCommand(f"say which of your dice moves: '{form} moving <lot>'")
+    return words, None
+
+
+def _build(words: list[str], _: str) -> Build:
+    form = "build <lot> <company>"
+    words, moving = _moving(words, form)
+    _expect(words, 2, form)
+    return Build(_lot(words[0]), _company(words[1]), moving)
+
+
+def _sprawl(words: list[str], _: str) -> Sprawl:
+    form = "sprawl <lot> from <lot of your casino>"
+    words, moving = _moving(words, form)
+    words = [w for w in words if w not in ("to", "into", "vers", "in", "en")]
+    if len(words) == 3 and words[1] in FROM_WORDS:
+        return Sprawl(_lot(words[0]), _lot(words[2]), moving)
+    if len(words) == 3 and words[0] in FROM_WORDS:  # "sprawl from A2 to A5"
+        return Sprawl(_lot(words[2]), _lot(words[1]), moving)
+    raise MalformedCommand(f"expected '{form}'")
+
+
+def _remodel(words: list[str], _: str) -> Remodel:
+    words = [w for w in words if w not in ("to", "en", "in")]
+    _expect(words, 2, "remodel <lot> <company>")
+    return Remodel(_lot(words[0]), _company(words[1]))
+
+
+def _reorganize(words: list[str], _: str) -> Reorganize:
+    _expect(words, 1, "reorganize <lot>")
+    return Reorganize(_lot(words[0]))
+
+
+def _raise(words: list[str], _: str) -> Raise:
+    _expect(words, 1, "raise <lot>")
+    return Raise(_lot(words[0]))
+
+
+def _gamble(words: list[str], _: str) -> Gamble:
+    words = [w for w in words if w not in ("at", "a", "on", "sur")]
+    _expect(words, 2, "gamble <lot> <amount>")
+    return Gamble(_lot(words[0]), _amount(words[1]))
+
+
+def _end(words: list[str], _: str) -> End:
+    if words and " ".join(words) not in END_TAILS:
+        raise MalformedCommand("'end' takes nothing after it")
+    return End()
+
+
+def _move(words: list[str], _: str) -> Move:
+    words = [w for w in words if w not in ("from", "depuis", "da", "dal")]
+    if len(words) == 3 and words[1] == "de":  # "deplacer de de C3"
+        words = [words[0], words[2]]
+    _expect(words, 2, "move die <lot> | move lot <lot>")
+    if words[0] in DIE_WORDS:
+        return Move("die", _lot(words[1]))
+    if words[0] in LOT_WORDS:
+        return Move("lot", _lot(words[1]))
+    raise MalformedCommand("expected 'move die <lot>' or 'move lot <lot>'")
+
+
+def _place(words: list[str], plain: str) -> Place:
+    parts = plain.split(" ", 1)[1].replace("=", " ").replace(",", " ").split() if words else []
+    if not parts or len(parts) % 2:
+        raise MalformedCommand("expected 'place <lot>=<value> <lot>=<value> ...'")
+    values = []
+    for lot, value in zip(parts[::2], parts[1::2], strict=True):
+        if value not in ("1", "2", "3", "4", "5", "6"):
+            raise MalformedCommand(f"{value!r} is not a die value (1 to 6)")
+        values.append((_lot(lot), int(value)))
+    return Place(tuple(values))
+
+
+def _layoff(words: list[str], _: str) -> LayOff:
+    if len(words) == 1 and words[0] in YES:
+        return LayOff(True)
+    if len(words) == 1 and words[0] in NO:
+        return LayOff(False)
+    raise MalformedCommand("expected 'layoff yes' or 'layoff no'")
+
+
+def _prefer(words: list[str], _: str) -> Prefer:
+    if words and words[0] == "lay":
+        words = ["layoff", *words[2:]] if words[1:2] == ["off"] else words
+    if len(words) == 2 and words[0] in PREFERENCES and words[1] in PREFERENCES[words[0]]:
+        return Prefer(words[0], words[1])
+    raise MalformedCommand("expected 'prefer place auto|ask' or 'prefer layoff never|always|ask'")
+
+
+def _trade(words: list[str], plain: str) -> Trade:
+    body = plain.split(" ", 1)[1] if words else ""
+    steps = [part.strip() for part in body.split(",") if part.strip()]
+    if not steps:
+        raise MalformedCommand("a trade needs at least one step, e.g. 'trade green pays black 7'")
+    return Trade(tuple(_step(step) for step in steps))
+
+
+def _step(text: str) -> Step:
+    words = text.split()
+    if words[0] == "do" or VERB_OF.get(words[0]) in _ACTION_VERBS:
+        action = parse(" ".join(words[1:] if words[0] == "do" else words))
+        if not isinstance(action, Build | Sprawl | Remodel | Reorganize | Raise | Gamble):
+            raise MalformedCommand(f"'{text}': only actions can be trade steps")
+        return Do(action)
+    words, moving = _moving(words, text)
+    if len(words) == 4 and words[1] in ("pays", "pay", "paie", "paga"):
+        return Pay(_colour(words[0]), _colour(words[2]), _amount(words[3]))
+    gives = len(words) > 3 and words[1] in ("gives", "give")
+    if gives and len(words) == 5 and words[3] == "to" and _is_amount(words[2]):
+        return Pay(_colour(words[0]), _colour(words[4]), _amount(words[2]))
+    if len(words) == 6 and words[1] in ("gives", "give") and words[4] == "to":
+        giver, receiver, lot = _colour(words[0]), _colour(words[5]), _lot(words[3])
+        if words[2] in LOT_WORDS:
+            return GiveLot(giver, receiver, lot, moving)
+        if words[2] in DIE_WORDS:
+            return GiveDie(giver, receiver, lot, moving)
+    raise MalformedCommand(
+        f"'{text}' is not a trade step ('<colour> pays <colour> <amount>', "
+        "'<colour> gives lot|die <lot> to <colour>', 'do <action>')"
+    )
+
+
+def _is_amount(word: str) -> bool:
+    return re.fullmatch(r"\$?\d+m?", word) is not None
+
+
+_ACTION_VERBS = frozenset({"build", "sprawl", "remodel", "reorganize", "raise", "gamble"})
+
+_PARSERS: dict[str, Callable[[list[str], str], Command]] = {
+    "build": _build,
+    "sprawl": _sprawl,
+    "remodel": _remodel,
+    "reorganize": _reorganize,
+    "raise": _raise,
+    "gamble": _gamble,
+    "end": _end,
+    "move": _move,
+    "place": _place,
+    "layoff": _layoff,
+    "prefer": _prefer,
+    "trade": _trade,
+}
+
+
+# -- format -----------------------------------------------------------------------------------
+
+
+def _suffix(moving: str | None) -> str:
+    return f" moving {moving}" if moving else ""
+
+
+def format_action(cmd: Action) -> str:
+    if isinstance(cmd, Build):
+        return f"build {cmd.lot} {cmd.company}{_suffix(cmd.moving)}"
+    if isinstance(cmd, Sprawl):
+        return f"sprawl {cmd.lot} from {cmd.origin}{_suffix(cmd.moving)}"
+    if isinstance(cmd, Remodel):
+        return f"remodel {cmd.lot} {cmd.company}"
+    if isinstance(cmd, Reorganize):
+        return f"reorganize {cmd.lot}"
+    if isinstance(cmd, Raise):
+        return f"raise {cmd.lot}"
+    return f"gamble {cmd.lot} {cmd.amount}"
+
+
+def format_step(step: Step) -> str:
+    if isinstance(step, Pay):
+        return f"{step.payer} pays {step.payee} {step.amount}"
+    if isinstance(step, GiveLot):
+        return f"{step.giver} gives lot {step.lot} to {step.receiver}{_suffix(step.moving)}"
+    if isinstance(step, GiveDie):
+        return f"{step.giver} gives die {step.lot} to {step.receiver}{_suffix(step.moving)}"
+    return f"do {format_action(step.action)}"
+
+
+def format_command(cmd: Command) -> str:
+    """The canonical text of a command: ``parse(format_command(c)) == c``."""
+    if isinstance(cmd, End):
+        return "end"
+    if isinstance(cmd, Move):
+        return f"move {cmd.piece} {cmd.lot}"
+    if isinstance(cmd, Place):
+        return "place " + " ".join(f"{lot}={value}" for lot, value in cmd.values)
+    if isinstance(cmd, LayOff):
+        return f"layoff {'yes' if cmd.lay_off else 'no'}"
+    if isinstance(cmd, Prefer):
+        return f"prefer {cmd.topic} {cmd.value}"
+    if isinstance(cmd, Trade):
+        return "trade " + ", ".join(format_step(step) for step in cmd.steps)
+    return format_action(cmd)

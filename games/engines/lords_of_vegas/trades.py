@@ -1,0 +1,175 @@
+"""Trades: an ordered list of steps (money, parking lots, dice, the active player's actions)
+that every party agreed to.
+
+The books: "If something stops an element of a trade from occurring, the later steps of the
+trade do not occur." So the steps run in order on the state; a step that cannot happen is
+reported in the events and ends the trade, while the earlier steps stand. Each step checks
+everything before it changes anything, so a refused step leaves no trace.
+"""
+
+from __future__ import annotations
+
+from games.engines.base import Event, IllegalCommand, State
+from games.engines.rng import Rng
+
+from .actions import perform
+from .board import DICE_PER_PLAYER, MARKERS_PER_PLAYER
+from .casinos import settle, snapshot
+from .commands import Do, GiveDie, GiveLot, Pay, Step, Trade
+from .decisions import recheck_move
+from .state import OWNER, colour_name, dice_on_board, markers_on_board, seat_of
+
+
+def _seat(state: State, colour: str) -> int:
+    seat = seat_of(state, colour)
+    if seat is None:
+        raise IllegalCommand(f"there is no {colour.capitalize()} player in this game")
+    return seat
+
+
+def step_seats(state: State, step: Step) -> set[int]:
+    """The seats a step involves (the active player for an action)."""
+    if isinstance(step, Pay):
+        return {_seat(state, step.payer), _seat(state, step.payee)}
+    if isinstance(step, GiveLot | GiveDie):
+        return {_seat(state, step.giver), _seat(state, step.receiver)}
+    return {int(state["turn"])}
+
+
+def parties(state: State, seat: int | None, trade: Trade) -> frozenset[int]:
+    """Every seat that must agree: the proposer and everyone a step names."""
+    seats = set().union(*(step_seats(state, step) for step in trade.steps))
+    if seat is not None:
+        seats.add(seat)
+    return frozenset(seats)
+
+
+def check_trade(state: State, trade: Trade) -> None:
+    """What refuses a whole trade before any step: a finished game, or a step that the
+    game's waiting state already rules out (see :func:`check_waiting`)."""
+    if state["over"] is not None:
+        raise IllegalCommand("the game is over: no more trades")
+    for step in trade.steps:
+        check_waiting(state, step)
+    parties(state, None, trade)
+
+
+def check_waiting(state: State, step: Step) -> None:
+    """While a bet waits for the lay-off decision nothing is traded (the money is on the
+    table); while any decision waits, no action. Checked again before every step, because
+    an earlier step (a gamble) may start the wait."""
+    for decision in state["pending"]:
+        if decision["kind"] == "layoff":
+            raise IllegalCommand(
+                f"a bet waits for {colour_name(state, decision['seat'])}'s lay-off decision: "
+                "trade after it"
+            )
+    if state["pending"] and isinstance(step, Do):
+        raise IllegalCommand("the game waits on a decision: a trade cannot include actions now")
+
+
+def apply_trade(
+    state: State, seat: int | None, trade: Trade, rng: Rng, events: list[Event]
+) -> None:
+    check_trade(state, trade)
+    events.append({"type": "trade", "seats": sorted(parties(state, seat, trade))})
+    for number, step in enumerate(trade.steps, start=1):
+        try:
+            run_step(state, step, rng, events)
+        except IllegalCommand as refusal:
+            events.append({"type": "trade_stopped", "step": number, "reason": str(refusal)})
+            break
+    else:
+        events.append({"type": "trade_done", "steps": len(trade.steps)})
+    recheck_move(state, rng, events)
+
+
+def run_step(state: State, step: Step, rng: Rng, events: list[Event]) -> None:
+    check_waiting(state, step)
+    if isinstance(step, Do):
+        perform(state, int(state["turn"]), step.action, rng, events)
+        return
+    before = snapshot(state)
+    if isinstance(step, Pay):
+        pay(state, step, events)
+    elif isinstance(step, GiveLot):
+        give_lot(state, step, events)
+    else:
+        give_die(state, step, events)
+    settle(state, before, rng, events)
+
+
+def pay(state: State, step: Pay, events: list[Event]) -> None:
+    payer, payee = _seat(state, step.payer), _seat(state, step.payee)
+    if payer == payee:
+        raise IllegalCommand(f"{colour_name(state, payer)} cannot pay themselves")
+    if state["money"][payer] < step.amount:
+        raise IllegalCommand(
+            f"{colour_name(state, payer)} has only ${state['money'][payer]}m "
+            f"and cannot pay ${step.amount}m"
+        )
+    state["money"][payer] -= step.amount
+    state["money"][payee] += step.amount
+    events.append({"type": "trade_pay", "seat": payer, "to": payee, "amount": step.amount})
+
+
+def _check_moving(
+    state: State, receiver: int, moving: str | None, full: bool, piece: str, lot: str
+) -> None:
+    """A receiver with every piece on the board names which one moves (or the step fails)."""
+    who = colour_name(state, receiver)
+    if not full:
+        if moving is not None:
+            raise IllegalCommand(f"{who} has a free {piece}: leave out 'moving {moving}'")
+        return
+    if moving is None:
+        raise IllegalCommand(
+            f"all of {who}'s {piece}s are on the board: add 'moving <lot>' "
+            f"to say which one moves to {lot}"
+        )
+    owned = (
+        state["markers"].get(moving)
+        if piece == "lot marker"
+        else (state["tiles"].get(moving) or [None, None, None])[OWNER]
+    )
+    if owned != receiver:
+        raise IllegalCommand(f"{moving} has no {piece} of {who}'s to move to {lot}")
+
+
+def give_lot(state: State, step: GiveLot, events: list[Event]) -> None:
+    giver, receiver = _seat(state, step.giver), _seat(state, step.receiver)
+    if giver == receiver or state["markers"].get(step.lot) != giver:
+        raise IllegalCommand(f"{step.lot} is not {colour_name(state, giver)}'s parking lot")
+    full = markers_on_board(state, receiver) >= MARKERS_PER_PLAYER
+    _check_moving(state, receiver, step.moving, full, "lot marker", step.lot)
+    if step.moving is not None:
+        del state["markers"][step.moving]
+    state["markers"][step.lot] = receiver
+    events.append(
+        {"type": "trade_lot", "seat": giver, "to": receiver, "lot": step.lot, "moving": step.moving}
+    )
+
+
+def give_die(state: State, step: GiveDie, events: list[Event]) -> None:
+    giver, receiver = _seat(state, step.giver), _seat(state, step.receiver)
+    tile = state["tiles"].get(step.lot)
+    if giver == receiver or tile is None or tile[OWNER] != giver:
+        raise IllegalCommand(f"{step.lot} has no die of {colour_name(state, giver)}'s")
+    if any(d["kind"] == "place" and step.lot in d["lots"] for d in state["pending"]):
+        raise IllegalCommand(f"the die on {step.lot} waits to be placed after a reorganize")
+    full = dice_on_board(state, receiver) >= DICE_PER_PLAYER
+    _check_moving(state, receiver, step.moving, full, "die", step.lot)
+    if step.moving is not None:
+        moved = state["tiles"][step.moving]
+        moved[OWNER] = moved[3] = None
+    tile[OWNER] = receiver
+    events.append(
+        {
+            "type": "trade_die",
+            "seat": giver,
+            "to": receiver,
+            "lot": step.lot,
+            "value": tile[3],
+            "moving": step.moving,
+        }
+    )

@@ -1,1 +1,229 @@
-"""Persistence of games (filled in by the platform core)."""
+"""Persistence of games: a JSON snapshot and a version on the game, an append-only move log.
+
+Rules of the games live in ``games/engines``; rules of the platform (who may move, versions,
+idempotency) live in ``games/services``. These models only hold the data. See
+``docs/decisions/0001-platform-contract.md`` and ``0002-platform-services.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Game(models.Model):
+    """One game of one type. ``state`` is the engine state after the Move ``version``."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        ACTIVE = "active", "active"
+        FINISHED = "finished", "finished"
+        CANCELLED = "cancelled", "cancelled"
+
+    game_type = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    seed = models.CharField(max_length=128, blank=True, editable=False)
+    seed_hash = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    max_seats = models.PositiveSmallIntegerField(default=4)
+    turn_hours = models.PositiveIntegerField(default=72)
+    private = models.BooleanField(default=False)
+    deadline = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="created_games",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="game_status_deadline"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_seats__gte=2) & Q(max_seats__lte=6), name="game_seats_2_to_6"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_type} #{self.pk} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
+
+class Seat(models.Model):
+    """A place at the table: a person, or a bot (``user`` null, ``bot`` its name).
+
+    ``order`` is the engine's seat index once the game has started (before the start: the
+    join order). A resigned player keeps the seat row (``user`` stays set) and a bot plays it.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=32, blank=True)
+    order = models.PositiveSmallIntegerField()
+    colour = models.CharField(max_length=16, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    timeouts = models.PositiveIntegerField(default=0)
+    preferences = models.JSONField(default=dict, blank=True)
+    resigned = models.BooleanField(default=False)
+    resigned_at = models.DateTimeField(null=True, blank=True)
+    to_act = models.BooleanField(
+        default=False, help_text="The game waits on this seat (kept in step with the state)."
+    )
+
+    class Meta:
+        ordering = ["game", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "order"], name="seat_unique_order"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(bot=""), name="seat_user_or_bot"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.order} of game #{self.game_id})"
+
+    @property
+    def name(self) -> str:
+        """How other players call this seat."""
+        if self.user is not None:
+            return self.user.name
+        return f"{self.bot} bot"
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot plays this seat (a bot seat, or a person's seat after they resigned)."""
+        return bool(self.bot)
+
+
+class Move(models.Model):
+    """One applied command and the events it produced. Append-only: PostgreSQL refuses any
+    UPDATE or DELETE of a row (a trigger, see migration 0002).
+
+    ``seq`` 0 is the setup (no command); a Move with ``command`` null is a platform event (a
+    resignation), skipped by the replay. ``batch`` is the ``seq`` of the first Move written by
+    the same submission, so a retried idempotency key can return the whole first answer.
+    """
+
+    class Source(models.TextChoices):
+        WEB = "web", "web"
+        API = "api", "api"
+        EMAIL = "email", "email"
+        SYSTEM = "system", "system"
+        BOT = "bot", "bot"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="moves"
+    )
+    command = models.JSONField(null=True, blank=True)
+    text = models.TextField(blank=True)
+    events = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=8, choices=Source.choices)
+    # null, not "": a submission without a key must not collide with another (unique).
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    batch = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="move_unique_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.game_id}.{self.seq} {self.text or '(setup)'}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise ValueError("the move log is append-only: a Move is never changed")
+        super().save(*args, **kwargs)
+
+
+class TradeOffer(models.Model):
+    """A trade one player proposed; it executes through the engine when the last party
+    accepts. ``parties`` and ``accepted_by`` are seat orders."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        EXECUTED = "executed", "executed"
+        FAILED = "failed", "failed"
+        DECLINED = "declined", "declined"
+        WITHDRAWN = "withdrawn", "withdrawn"
+        EXPIRED = "expired", "expired"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trade_offers")
+    proposer = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="trade_offers")
+    command = models.JSONField()
+    text = models.TextField(blank=True)
+    parties = models.JSONField(default=list)
+    accepted_by = models.JSONField(default=list)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    message = models.TextField(blank=True, help_text="Why it failed or was declined.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    move = models.ForeignKey(
+        Move, on_delete=models.PROTECT, null=True, blank=True, related_name="trade_offers"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "expires_at"], name="trade_status_expires")]
+
+    def __str__(self) -> str:
+        return f"trade #{self.pk} in game #{self.game_id}: {self.text} ({self.status})"
+
+
+class Invitation(models.Model):
+    """An invitation by email; its token lets the invitee join a private game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations_sent",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.email} to game #{self.game_id}"

@@ -138,7 +138,11 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = env.path("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
+STATIC_ROOT = env.path("STATIC_ROOT", default=str(VAR_DIR / "static"))
+Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)
+# WhiteNoise also serves straight from the apps' static folders, so the admin and the API
+# docs have their assets even where ``collectstatic`` has not run (tests, benchmarks).
+WHITENOISE_USE_FINDERS = True
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)

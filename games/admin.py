@@ -1,0 +1,76 @@
+"""Admin for games. The move log is read-only here as in the database; the secret seed is
+never shown (only its public hash), so staff cannot peek at future dice either."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Game, Invitation, Move, Seat, TradeOffer
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("order", "user", "bot", "colour", "resigned", "to_act", "timeouts")
+    readonly_fields = ("to_act",)
+    raw_id_fields = ("user",)
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MoveInline(ReadOnlyMixin, admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ("seq", "seat", "text", "source", "created_at")
+    readonly_fields = fields
+    ordering = ("-seq",)
+    show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("seat__user")
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "game_type", "status", "version", "private", "created_by", "created_at")
+    list_filter = ("status", "game_type", "private")
+    search_fields = ("id", "seats__user__email")
+    exclude = ("seed", "state")
+    readonly_fields = ("seed_hash", "version", "started_at", "finished_at", "outcome")
+    raw_id_fields = ("created_by",)
+    inlines = (SeatInline, MoveInline)
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("game", "seq", "seat", "text", "source", "created_at")
+    list_filter = ("source",)
+    search_fields = ("game__id", "text")
+    list_select_related = ("game", "seat__user")
+
+
+@admin.register(TradeOffer)
+class TradeOfferAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "proposer", "text", "status", "expires_at")
+    list_filter = ("status",)
+    readonly_fields = ("game", "proposer", "command", "text", "parties", "move", "created_at")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("email", "game", "invited_by", "created_at", "accepted_at")
+    search_fields = ("email",)
+    readonly_fields = ("token",)
+    raw_id_fields = ("game", "invited_by")

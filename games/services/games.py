@@ -1,0 +1,294 @@
+"""Setting games up and leaving them: create, invite, join, add a bot, leave, start, resign."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.engines.base import InvalidOptions
+from games.engines.registry import get_engine, slugs
+from games.engines.rng import SeededRng, new_seed, seed_hash, shuffle
+from games.models import Game, Invitation, Move, Seat
+from games.services.errors import GameNotActive, InvalidRequest, NotAllowed
+from games.services.moves import (
+    Entry,
+    append_moves,
+    commit_commands,
+    copy_into,
+    engine_for,
+    final_outcome,
+    finish,
+    lock_game,
+    notify_after_commit,
+    require_active,
+    save_game,
+    seat_of,
+)
+
+MIN_SEATS, MAX_SEATS = 2, 6
+MAX_TURN_HOURS = 24 * 30
+
+
+def _check_user(user: Any) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("sign in first")
+
+
+def may_manage(game: Game, user: Any) -> bool:
+    """The creator (or staff) runs an open game; if the creator left, any seated player."""
+    if getattr(user, "is_staff", False) or game.created_by_id == getattr(user, "pk", None):
+        return True
+    creator = game.created_by_id
+    creator_seated = creator is not None and game.seats.filter(user_id=creator).exists()
+    return not creator_seated and game.seats.filter(user=user).exists()
+
+
+def _require_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise GameNotActive(
+            f"game #{game.pk} is {game.status}: seats change only before the start",
+            status_now=game.status,
+        )
+
+
+def _next_order(game: Game) -> int:
+    last = game.seats.order_by("-order").values_list("order", flat=True).first()
+    return 0 if last is None else last + 1
+
+
+def create_game(
+    *,
+    creator: Any,
+    game_type: str,
+    options: Mapping[str, Any] | None = None,
+    seats: int = 4,
+    turn_hours: int = 72,
+    private: bool = False,
+) -> Game:
+    """An open game with the creator in the first seat. ``options`` are checked by the engine
+    for ``seats`` players and stored as given; the start normalises them for the actual
+    player count."""
+    _check_user(creator)
+    if game_type not in slugs():
+        raise InvalidRequest(f"unknown game type {game_type!r}; known: {', '.join(slugs())}")
+    try:
+        engine = get_engine(game_type)
+    except ImportError as exc:
+        raise InvalidRequest(f"game type {game_type!r} is not available yet: {exc}") from exc
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise InvalidRequest("seats must be a whole number")
+    low, high = max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
+    if not low <= seats <= high:
+        raise InvalidRequest(f"{engine.name} is for {low} to {high} players, not {seats}")
+    if isinstance(turn_hours, bool) or not isinstance(turn_hours, int):
+        raise InvalidRequest("turn_hours must be a whole number")
+    if not 1 <= turn_hours <= MAX_TURN_HOURS:
+        raise InvalidRequest(f"turn time is 1 to {MAX_TURN_HOURS} hours, not {turn_hours}")
+    raw = dict(options or {})
+    try:
+        # Checked now for the seats asked; kept as given (defaults depending on the player
+        # count, like Lords of Vegas colours, are filled in for the real count at the start).
+        engine.normalize_options(raw, seats)
+    except InvalidOptions as exc:
+        raise InvalidRequest(str(exc), code="invalid_options") from exc
+    with transaction.atomic():
+        game = Game.objects.create(
+            game_type=game_type,
+            options=raw,
+            max_seats=seats,
+            turn_hours=turn_hours,
+            private=bool(private),
+            created_by=creator,
+        )
+        Seat.objects.create(game=game, user=creator, order=0)
+    return game
+
+
+def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
+    """An invitation (with a token to join a private game); the same email invited twice
+    gets the same open invitation."""
+    _check_user(by)
+    email = (email or "").strip().lower()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise InvalidRequest(f"{email!r} is not an email address") from None
+    with transaction.atomic():
+        locked = lock_game(game)
+        _require_open(locked)
+        if not (may_manage(locked, by) or locked.seats.filter(user=by).exists()):
+            raise NotAllowed("only players of the game invite others")
+        existing = locked.invitations.filter(email=email, accepted_at__isnull=True).first()
+        if existing is not None:
+            return existing
+        return Invitation.objects.create(
+            game=locked, email=email, token=secrets.token_urlsafe(24), invited_by=by
+        )
+
+
+def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
+    """Take the next seat. Private games need an invitation token. Joining twice returns the
+    seat already held."""
+    _check_user(user)
+    with transaction.atomic():
+        locked = lock_game(game)
+        existing = locked.seats.filter(user=user).first()
+        if existing is not None:
+            return existing
+        _require_open(locked)
+        invitation = None
+        if token:
+            invitation = locked.invitations.filter(token=token, accepted_at__isnull=True).first()
+            if invitation is None:
+                raise NotAllowed("this invitation is not valid (used, or for another game)")
+        elif locked.private:
+            raise NotAllowed("this game is private: join it with your invitation")
+        if locked.seats.count() >= locked.max_seats:
+            raise InvalidRequest(f"game #{locked.pk} is full", code="game_full")
+        seat = Seat.objects.create(game=locked, user=user, order=_next_order(locked))
+        if invitation is not None:
+            invitation.accepted_at = timezone.now()
+            invitation.save(update_fields=["accepted_at"])
+    return seat
+
+
+def add_bot(*, game: Game | int, by: Any, bot: str = "greedy") -> Seat:
+    """A bot takes the next seat."""
+    _check_user(by)
+    with transaction.atomic():
+        locked = lock_game(game)
+        _require_open(locked)
+        if not may_manage(locked, by):
+            raise NotAllowed("only the creator of the game adds bots")
+        engine = engine_for(locked)
+        if bot not in engine.bots:
+            raise InvalidRequest(
+                f"unknown bot {bot!r}; {engine.name} has: {', '.join(engine.bots)}"
+            )
+        if locked.seats.count() >= locked.max_seats:
+            raise InvalidRequest(f"game #{locked.pk} is full", code="game_full")
+        return Seat.objects.create(game=locked, bot=bot, order=_next_order(locked))
+
+
+def _renumber(game: Game, seats: list[Seat]) -> None:
+    """Give ``seats`` the orders 0..n-1 in list order (two steps, so that the unique
+    (game, order) constraint holds after every statement)."""
+    Seat.objects.filter(game=game).update(order=F("order") + 100)
+    for index, seat in enumerate(seats):
+        seat.order = index
+        seat.save(update_fields=["order", "colour"])
+
+
+def leave_game(*, game: Game | int, user: Any) -> None:
+    """Give up a seat before the start; the last person leaving cancels the game."""
+    _check_user(user)
+    with transaction.atomic():
+        locked = lock_game(game)
+        _require_open(locked)
+        seat = seat_of(locked, user)
+        seat.delete()
+        rest = list(locked.seats.order_by("order"))
+        if not any(s.user_id for s in rest):
+            locked.status = Game.Status.CANCELLED
+            locked.save(update_fields=["status"])
+            return
+        _renumber(locked, rest)
+    if isinstance(game, Game):
+        copy_into(game, locked)
+
+
+def start_game(*, game: Game | int, by: Any) -> Game:
+    """Seed, seat order, setup: Move 0 holds the setup events. Seats are shuffled with a draw
+    from the (secret, later published) seed, so the seating is verifiable too."""
+    _check_user(by)
+    with transaction.atomic():
+        locked = lock_game(game)
+        _require_open(locked)
+        if not may_manage(locked, by):
+            raise NotAllowed("only the creator of the game starts it")
+        engine = engine_for(locked)
+        seats = list(locked.seats.order_by("order"))
+        players = len(seats)
+        if players < max(MIN_SEATS, engine.min_players):
+            raise InvalidRequest(
+                f"{engine.name} needs at least {engine.min_players} players; {players} seated",
+                code="not_enough_players",
+            )
+        try:
+            options = engine.normalize_options(locked.options, players)
+        except InvalidOptions as exc:
+            raise InvalidRequest(str(exc), code="invalid_options") from exc
+        seed = new_seed()
+        shuffle(SeededRng(seed, "seating"), seats)
+        colours = engine.seat_colours(options, players)
+        for seat, colour in zip(seats, colours, strict=True):
+            seat.colour = colour
+        _renumber(locked, seats)
+        state, events = engine.new_game(players, options, seed)
+        now = timezone.now()
+        locked.options = options
+        locked.seed = seed
+        locked.seed_hash = seed_hash(seed)
+        locked.status = Game.Status.ACTIVE
+        locked.started_at = now
+        locked.version = 0
+        setup = Move.objects.create(
+            game=locked,
+            seq=0,
+            seat=None,
+            command=None,
+            text="",
+            events=list(events),
+            source=Move.Source.SYSTEM,
+            batch=0,
+        )
+        notify_after_commit(locked, [setup])
+        commit_commands(locked, engine, state, [])
+    if isinstance(game, Game):
+        copy_into(game, locked)
+    return locked
+
+
+def resign(*, game: Game | int, user: Any) -> Game:
+    """Resign: the player is ranked last (behind anyone who resigns later) and a bot plays
+    the seat on; when fewer than two seats remain unresigned, the game ends there."""
+    _check_user(user)
+    with transaction.atomic():
+        locked = lock_game(game)
+        require_active(locked)
+        seat = seat_of(locked, user)
+        if seat.resigned:
+            return locked
+        engine = engine_for(locked)
+        now = timezone.now()
+        seat.resigned = True
+        seat.resigned_at = now
+        seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
+        seat.save(update_fields=["resigned", "resigned_at", "bot"])
+        moves = _log_resignation(locked, seat)
+        assert locked.state is not None
+        if locked.seats.filter(resigned=False).count() < 2:
+            finish(locked, final_outcome(locked, None), now)
+            save_game(locked, engine, locked.state, moved=True)
+            notify_after_commit(locked, moves)
+        else:
+            notify_after_commit(locked, moves)
+            commit_commands(locked, engine, locked.state, [])
+    if isinstance(game, Game):
+        copy_into(game, locked)
+    return locked
+
+
+def _log_resignation(game: Game, seat: Seat) -> list[Move]:
+    """The platform's own log entry (no engine command: the replay skips it)."""
+    entry = Entry(
+        seat, None, "resign", [{"type": "resign", "seat": seat.order}], Move.Source.SYSTEM
+    )
+    return append_moves(game, [entry])

@@ -1,0 +1,456 @@
+"""The one write path: submit a command, append it to the log, save the snapshot.
+
+Everything that changes a running game's state (a player's command, a bot's, an executed
+trade) goes through :func:`commit_commands` inside one transaction holding the game row lock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.utils import timezone
+
+from games.engines.base import Command, GameEngine, IllegalCommand, State
+from games.engines.base import MalformedCommand as EngineMalformed
+from games.engines.registry import get_engine
+from games.engines.rng import SeededRng
+from games.models import Game, Move, Seat, TradeOffer
+from games.services import hooks
+from games.services.errors import (
+    GameNotActive,
+    IllegalMove,
+    InvalidRequest,
+    MalformedCommand,
+    NotAllowed,
+    NotFound,
+    NotYourTurn,
+    StaleVersion,
+)
+
+BOT_MOVES_PER_CALL = 2000
+"""At most this many bot commands after one submission (a safety cap, far above a game)."""
+
+MAX_COMMANDS_PER_SUBMISSION = 50
+SOURCES = frozenset(Move.Source.values)
+_SEPARATORS = re.compile(r"[;\r\n]+")
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """The answer to a submission: the version after it and every Move it wrote (the
+    player's commands, then any bot commands that followed). ``replayed``: an idempotency key
+    matched an earlier submission, whose answer this is; nothing was written."""
+
+    version: int
+    moves: list[Move] = field(default_factory=list)
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A command ready to be logged: who, what, and what the engine said."""
+
+    seat: Seat | None
+    command: Command | None  # None: a platform event (a resignation)
+    text: str
+    events: list[dict[str, Any]]
+    source: str
+
+
+# -- small shared helpers --------------------------------------------------------------------
+
+
+def engine_for(game: Game) -> GameEngine:
+    try:
+        return get_engine(game.game_type)
+    except (LookupError, ImportError) as exc:
+        raise InvalidRequest(f"game type {game.game_type!r} is not available: {exc}") from exc
+
+
+def lock_game(game: Game | int) -> Game:
+    """Re-read the game row under ``SELECT ... FOR UPDATE``: every writer of a game takes
+    this lock first, so two submissions for one game are serialised and the second sees the
+    version the first wrote (and is refused as stale, or applied after it)."""
+    pk = game.pk if isinstance(game, Game) else game
+    try:
+        return Game.objects.select_for_update().get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound(f"there is no game #{pk}") from None
+
+
+def seat_of(game: Game, user: Any) -> Seat:
+    """The user's seat, or :class:`NotAllowed`."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("sign in to play")
+    seat = game.seats.select_related("user").filter(user=user).first()
+    if seat is None:
+        raise NotAllowed(f"you are not seated in game #{game.pk}")
+    return seat
+
+
+def require_active(game: Game) -> None:
+    if game.status == Game.Status.OPEN:
+        raise GameNotActive(f"game #{game.pk} has not started yet", status_now=game.status)
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"game #{game.pk} is {game.status}", status_now=game.status)
+
+
+def copy_into(target: Game, source: Game) -> None:
+    """Bring the caller's instance up to date with the row we wrote."""
+    if target is source:
+        return
+    for f in Game._meta.concrete_fields:
+        setattr(target, f.attname, getattr(source, f.attname))
+
+
+def seats_by_order(game: Game) -> dict[int, Seat]:
+    return {s.order: s for s in game.seats.select_related("user")}
+
+
+# -- parsing ------------------------------------------------------------------------------------
+
+
+def split_text(text: str) -> list[str]:
+    """Commands separated by ``;`` or new lines, blanks dropped."""
+    return [part.strip() for part in _SEPARATORS.split(text) if part.strip()]
+
+
+def parse_commands(
+    engine: GameEngine,
+    *,
+    text: str | None,
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+) -> list[Command]:
+    """The commands of a submission, from text or JSON (one object or a list of them)."""
+    if (text is None) == (command is None):
+        raise InvalidRequest("give the command either as text or as JSON (exactly one)")
+    raw: list[Any]
+    if text is not None:
+        if not isinstance(text, str):
+            raise MalformedCommand("the command text must be a string")
+        raw = split_text(text)
+    else:
+        raw = [command] if isinstance(command, Mapping) else list(command or [])
+    if not raw:
+        raise MalformedCommand("the submission holds no command", command=text or command)
+    if len(raw) > MAX_COMMANDS_PER_SUBMISSION:
+        raise InvalidRequest(f"at most {MAX_COMMANDS_PER_SUBMISSION} commands per submission")
+    commands = []
+    for index, item in enumerate(raw, start=1):
+        try:
+            if isinstance(item, str):
+                commands.append(engine.parse(item))
+            elif isinstance(item, Mapping):
+                commands.append(engine.command_from_json(item))
+            else:
+                raise EngineMalformed(f"{item!r} is not a command object")
+        except IllegalCommand as exc:
+            raise MalformedCommand(
+                _numbered(index, len(raw), str(exc)), command=item, index=index
+            ) from exc
+    return commands
+
+
+def _numbered(index: int, total: int, message: str) -> str:
+    return message if total == 1 else f"command {index} of {total}: {message}"
+
+
+def allowed_out_of_turn(command: Command) -> bool:
+    """Commands a seated player may send while the game does not wait on them: those the
+    engine marks ``anytime = True`` (and standing preferences, ``kind == "prefer"``). The
+    engine still judges them."""
+    return getattr(command, "anytime", False) is True or getattr(command, "kind", "") == "prefer"
+
+
+def apply_player_commands(
+    engine: GameEngine, state: State, seat: Seat, commands: Sequence[Command], source: str
+) -> tuple[State, list[Entry]]:
+    """Apply in order, all or nothing; the error names the command that failed."""
+    entries: list[Entry] = []
+    total = len(commands)
+    for index, command in enumerate(commands, start=1):
+        text = engine.format(command)
+        if seat.order not in engine.to_act(state) and not allowed_out_of_turn(command):
+            raise NotYourTurn(
+                _numbered(index, total, f"{text}: it is not your turn"),
+                command=text,
+                index=index,
+                to_act=engine.to_act(state),
+            )
+        if engine.trade_parties(state, seat.order, command) is not None:
+            raise IllegalMove(
+                _numbered(
+                    index,
+                    total,
+                    f"{text} is a trade: propose it as a trade offer, "
+                    "the other players must accept it",
+                ),
+                command=text,
+                index=index,
+            )
+        try:
+            state, events = engine.apply(state, seat.order, command)
+        except IllegalCommand as exc:
+            raise IllegalMove(_numbered(index, total, str(exc)), command=text, index=index) from exc
+        entries.append(Entry(seat, command, text, list(events), source))
+    return state, entries
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def append_moves(
+    game: Game,
+    entries: Sequence[Entry],
+    *,
+    idempotency_key: str | None = None,
+    batch: int | None = None,
+) -> list[Move]:
+    """Append the entries to the log after ``game.version``; the first carries the key;
+    ``batch`` is the seq of the submission's first Move (default: this call's first)."""
+    first = game.version + 1
+    batch = first if batch is None else batch
+    moves = [
+        Move(
+            game=game,
+            seq=first + i,
+            seat=entry.seat,
+            command=None if entry.command is None else entry.command.to_json(),
+            text=entry.text,
+            events=entry.events,
+            source=entry.source,
+            idempotency_key=idempotency_key if i == 0 else None,
+            batch=batch,
+        )
+        for i, entry in enumerate(entries)
+    ]
+    Move.objects.bulk_create(moves)
+    game.version = first + len(moves) - 1
+    return moves
+
+
+def bot_command(engine: GameEngine, state: State, seat: Seat, seq: int, seed: str) -> Command:
+    """The bot's choice (its own randomness derived from the seed and position), else the
+    engine's default command should the bot pick something the engine refuses."""
+    bot = engine.bots.get(seat.bot) or next(iter(engine.bots.values()))
+    command = bot(state, seat.order, SeededRng(seed, f"bot {seq}"))
+    if engine.trade_parties(state, seat.order, command) is not None:
+        return engine.default_command(state, seat.order)
+    return command
+
+
+def play_bot_entries(
+    engine: GameEngine, game: Game, state: State, limit: int = BOT_MOVES_PER_CALL
+) -> tuple[State, list[Entry]]:
+    """Let bot seats act while the game waits on one of them (capped at ``limit``)."""
+    seats = seats_by_order(game)
+    entries: list[Entry] = []
+    while len(entries) < limit and engine.outcome(state) is None:
+        waiting = [seats[o] for o in engine.to_act(state) if o in seats and seats[o].is_bot]
+        if not waiting:
+            break
+        seat = waiting[0]
+        seq = game.version + len(entries) + 1
+        command = bot_command(engine, state, seat, seq, game.seed)
+        try:
+            new_state, events = engine.apply(state, seat.order, command)
+        except IllegalCommand:
+            command = engine.default_command(state, seat.order)
+            new_state, events = engine.apply(state, seat.order, command)
+        entries.append(Entry(seat, command, engine.format(command), list(events), "bot"))
+        state = new_state
+    return state, entries
+
+
+def final_outcome(game: Game, engine_outcome: dict[str, Any] | None) -> dict[str, Any]:
+    """The engine's placings, with resigned seats moved last (the latest resigner first of
+    them); ranks are renumbered, ties among the others kept."""
+    resigned = list(
+        game.seats.filter(resigned=True)
+        .order_by("-resigned_at", "-id")
+        .values_list("order", flat=True)
+    )
+    placings = list((engine_outcome or {}).get("placings", []))
+    by_seat = {p["seat"]: p for p in placings}
+    playing = [p for p in placings if p["seat"] not in resigned]
+    if engine_outcome is None:
+        others = game.seats.exclude(order__in=resigned).values_list("order", flat=True)
+        playing = [{"seat": order, "rank": 1} for order in others]
+    result: list[dict[str, Any]] = []
+    previous_rank = None
+    for index, placing in enumerate(playing):
+        rank = result[-1]["rank"] if placing["rank"] == previous_rank else index + 1
+        previous_rank = placing["rank"]
+        result.append({**placing, "rank": rank})
+    for order in resigned:
+        result.append(
+            {**by_seat.get(order, {}), "seat": order, "rank": len(result) + 1, "resigned": True}
+        )
+    winners = [p["seat"] for p in result if p["rank"] == 1]
+    out = {**(engine_outcome or {}), "placings": result, "winners": winners}
+    if engine_outcome is None:
+        out["ended_by"] = "resignation"
+    return out
+
+
+def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
+    game.status = Game.Status.FINISHED
+    game.outcome = outcome
+    game.finished_at = now
+    game.deadline = None
+    TradeOffer.objects.filter(game=game, status=TradeOffer.Status.OPEN).update(
+        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="the game ended"
+    )
+
+
+def save_game(game: Game, engine: GameEngine, state: State, moved: bool) -> None:
+    """Save the snapshot, the version, the deadline, and which seats the game waits on."""
+    now = timezone.now()
+    game.state = state
+    outcome = engine.outcome(state)
+    if outcome is not None and game.status == Game.Status.ACTIVE:
+        finish(game, final_outcome(game, outcome.to_json()), now)
+    if game.status == Game.Status.ACTIVE:
+        if moved or game.deadline is None:
+            game.deadline = now + timedelta(hours=game.turn_hours)
+        waiting = engine.to_act(state)
+    else:
+        waiting = []
+    game.save()
+    seats = Seat.objects.filter(game=game)
+    if waiting:
+        seats.update(to_act=ExpressionWrapper(Q(order__in=waiting), output_field=BooleanField()))
+    else:  # (an empty IN would match nothing and leave the old flags)
+        seats.update(to_act=False)
+
+
+def notify_after_commit(game: Game, moves: Sequence[Move]) -> None:
+    game_id = game.pk
+    seqs = [m.seq for m in moves]
+    if seqs:
+        transaction.on_commit(lambda: hooks.after_moves(game_id, seqs))
+
+
+def commit_commands(
+    game: Game,
+    engine: GameEngine,
+    state: State,
+    entries: Sequence[Entry],
+    *,
+    idempotency_key: str | None = None,
+) -> list[Move]:
+    """Log ``entries`` (already applied, giving ``state``), let bots play, save, notify.
+    The caller holds the game lock inside a transaction."""
+    moves = append_moves(game, entries, idempotency_key=idempotency_key) if entries else []
+    if game.status == Game.Status.ACTIVE:
+        state, bot_entries = play_bot_entries(engine, game, state)
+        if bot_entries:
+            # One submission, one batch: a replayed key returns the bot moves too.
+            batch = moves[0].seq if moves else None
+            moves.extend(append_moves(game, bot_entries, batch=batch))
+    save_game(game, engine, state, moved=bool(moves))
+    notify_after_commit(game, moves)
+    return moves
+
+
+# -- the use case ---------------------------------------------------------------------------
+
+
+def submit_command(
+    *,
+    game: Game | int,
+    user: Any,
+    text: str | None = None,
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+    source: str = "api",
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> MoveResult:
+    """Apply a player's command(s): one transaction, the game row locked, all or nothing."""
+    if source not in SOURCES:
+        raise InvalidRequest(f"unknown source {source!r}")
+    if idempotency_key is not None and not (0 < len(idempotency_key) <= 200):
+        raise InvalidRequest("an idempotency key has 1 to 200 characters")
+    try:
+        return _submit(game, user, text, command, source, expected_version, idempotency_key)
+    except IntegrityError:
+        # Only reachable where the row lock is not a real lock (SQLite): another writer took
+        # the same seq or key first. Answer as the lock would have made us answer.
+        current = Game.objects.filter(pk=game.pk if isinstance(game, Game) else game).first()
+        if current is not None and idempotency_key is not None:
+            replay = _replay(current, user, idempotency_key)
+            if replay is not None:
+                return replay
+        version = current.version if current is not None else None
+        raise StaleVersion(
+            "the game moved on while your command was applied; reload and try again",
+            current_version=version,
+        ) from None
+
+
+def _submit(
+    game: Game | int,
+    user: Any,
+    text: str | None,
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    source: str,
+    expected_version: int | None,
+    idempotency_key: str | None,
+) -> MoveResult:
+    with transaction.atomic():
+        locked = lock_game(game)
+        if idempotency_key is not None:
+            replay = _replay(locked, user, idempotency_key)
+            if replay is not None:
+                return replay
+        require_active(locked)
+        seat = seat_of(locked, user)
+        if seat.resigned:
+            raise NotAllowed("you resigned from this game")
+        if expected_version is not None and expected_version != locked.version:
+            raise StaleVersion(
+                f"the game has moved on: you sent version {expected_version}, it is at "
+                f"{locked.version}; reload and try again",
+                current_version=locked.version,
+            )
+        engine = engine_for(locked)
+        commands = parse_commands(engine, text=text, command=command)
+        assert locked.state is not None
+        state, entries = apply_player_commands(engine, locked.state, seat, commands, source)
+        moves = commit_commands(locked, engine, state, entries, idempotency_key=idempotency_key)
+    if isinstance(game, Game):
+        copy_into(game, locked)
+    return MoveResult(version=locked.version, moves=moves)
+
+
+def _replay(game: Game, user: Any, key: str) -> MoveResult | None:
+    """The first answer of an earlier submission with the same key, if any."""
+    first = game.moves.select_related("seat").filter(idempotency_key=key).first()
+    if first is None:
+        return None
+    if first.seat is None or first.seat.user_id != getattr(user, "pk", None):
+        raise InvalidRequest("this idempotency key was already used for another submission")
+    moves = list(game.moves.filter(batch=first.batch).order_by("seq"))
+    return MoveResult(version=moves[-1].seq, moves=moves, replayed=True)
+
+
+def play_bots(*, game: Game | int, limit: int = BOT_MOVES_PER_CALL) -> MoveResult:
+    """Let bots act where the game waits on them (after a start, a resignation, a timeout)."""
+    with transaction.atomic():
+        locked = lock_game(game)
+        require_active(locked)
+        engine = engine_for(locked)
+        assert locked.state is not None
+        state, entries = play_bot_entries(engine, locked, locked.state, limit)
+        moves = append_moves(locked, entries) if entries else []
+        save_game(locked, engine, state, moved=bool(moves))
+        notify_after_commit(locked, moves)
+    if isinstance(game, Game):
+        copy_into(game, locked)
+    return MoveResult(version=locked.version, moves=moves)

@@ -1,0 +1,212 @@
+"""Trade offers: a trade is never applied straight from one player. It becomes an offer that
+every party must accept; the last acceptance executes it through the engine, in the same
+locked transaction and log as any move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engines.base import IllegalCommand
+from games.models import Game, Move, TradeOffer
+from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
+from games.services.moves import (
+    SOURCES,
+    Entry,
+    commit_commands,
+    engine_for,
+    lock_game,
+    parse_commands,
+    require_active,
+    seat_of,
+)
+
+
+def propose_trade(
+    *,
+    game: Game | int,
+    user: Any,
+    text: str | None = None,
+    command: Mapping[str, Any] | None = None,
+    source: str = "api",
+) -> TradeOffer:
+    """Offer a trade; the proposer's acceptance is implied. The engine must accept it as
+    it stands now (checked by applying it to a copy; nothing is written to the log)."""
+    del source  # kept for symmetry with submit_command; the offer itself is not a move
+    with transaction.atomic():
+        locked = lock_game(game)
+        require_active(locked)
+        seat = seat_of(locked, user)
+        if seat.resigned:
+            raise NotAllowed("you resigned from this game")
+        engine = engine_for(locked)
+        commands = parse_commands(engine, text=text, command=command)
+        if len(commands) != 1:
+            raise InvalidRequest("propose one trade at a time")
+        trade = commands[0]
+        assert locked.state is not None
+        parties = engine.trade_parties(locked.state, seat.order, trade)
+        formatted = engine.format(trade)
+        if parties is None:
+            raise IllegalMove(f"{formatted} is not a trade: submit it as a move", command=formatted)
+        try:
+            _, events = engine.apply(locked.state, None, trade)
+        except IllegalCommand as exc:
+            raise IllegalMove(str(exc), command=formatted) from exc
+        stopped = stop_reason(events)
+        if stopped is not None:
+            raise IllegalMove(
+                f"{formatted}: as things stand it would stop: {stopped}", command=formatted
+            )
+        offer = TradeOffer.objects.create(
+            game=locked,
+            proposer=seat,
+            command=trade.to_json(),
+            text=formatted,
+            parties=sorted(parties),
+            accepted_by=[seat.order] if seat.order in parties else [],
+            expires_at=timezone.now() + timedelta(hours=locked.turn_hours),
+        )
+        if set(offer.parties) <= set(offer.accepted_by):
+            _execute(locked, offer, Move.Source.SYSTEM)
+        return offer
+
+
+def _locked_offer(offer: TradeOffer | int) -> tuple[Game, TradeOffer]:
+    """Lock the game first (the order every writer takes), then re-read the offer."""
+    pk = offer.pk if isinstance(offer, TradeOffer) else offer
+    game_id = (
+        offer.game_id
+        if isinstance(offer, TradeOffer)
+        else TradeOffer.objects.filter(pk=pk).values_list("game_id", flat=True).first()
+    )
+    if game_id is None:
+        raise NotFound(f"there is no trade offer #{pk}")
+    game = lock_game(game_id)
+    locked = TradeOffer.objects.select_for_update().select_related("proposer").get(pk=pk)
+    return game, locked
+
+
+def _require_open_offer(offer: TradeOffer, now: datetime) -> None:
+    if offer.status == TradeOffer.Status.OPEN and offer.expires_at <= now:
+        _expire(offer, now)
+    if offer.status != TradeOffer.Status.OPEN:
+        raise GameNotActive(
+            f"trade offer #{offer.pk} is {offer.status}",
+            code="offer_closed",
+            offer_status=offer.status,
+        )
+
+
+def _expire(offer: TradeOffer, now: datetime) -> None:
+    # A conditional UPDATE: if a sweep already claimed it, nothing changes.
+    TradeOffer.objects.filter(pk=offer.pk, status=TradeOffer.Status.OPEN).update(
+        status=TradeOffer.Status.EXPIRED, resolved_at=now
+    )
+    offer.refresh_from_db()
+
+
+def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> TradeOffer:
+    """Accept as one of the parties; the last acceptance executes the trade: ``executed``
+    with its Move; ``failed`` with the engine's message, and its Move if the engine ran the
+    trade and stopped at a step (whatever it did is logged), none if it refused it whole."""
+    if source not in SOURCES:
+        raise InvalidRequest(f"unknown source {source!r}")
+    with transaction.atomic():
+        game, locked = _locked_offer(offer)
+        now = timezone.now()
+        _require_open_offer(locked, now)
+        require_active(game)
+        seat = seat_of(game, user)
+        if seat.order not in locked.parties:
+            raise NotAllowed("you are not a party to this trade")
+        if seat.order not in locked.accepted_by:
+            locked.accepted_by = [*locked.accepted_by, seat.order]
+            locked.save(update_fields=["accepted_by"])
+        if set(locked.parties) <= set(locked.accepted_by):
+            _execute(game, locked, source)
+    _sync(offer, locked)
+    return locked
+
+
+def _execute(game: Game, offer: TradeOffer, source: str) -> None:
+    """Apply the trade as the system (every party agreed), logged like any move."""
+    engine = engine_for(game)
+    now = timezone.now()
+    assert game.state is not None
+    try:
+        trade = engine.command_from_json(offer.command)
+        state, events = engine.apply(game.state, None, trade)
+    except IllegalCommand as exc:
+        offer.status = TradeOffer.Status.FAILED
+        offer.message = str(exc)
+        offer.resolved_at = now
+        offer.save(update_fields=["status", "message", "resolved_at"])
+        return
+    entry = Entry(None, trade, engine.format(trade), list(events), source)
+    moves = commit_commands(game, engine, state, [entry])
+    stopped = stop_reason(events)
+    offer.status = TradeOffer.Status.EXECUTED if stopped is None else TradeOffer.Status.FAILED
+    offer.message = stopped or ""
+    offer.move = moves[0]
+    offer.resolved_at = now
+    offer.save(update_fields=["status", "message", "move", "resolved_at"])
+
+
+STOP_EVENTS = frozenset({"trade_stopped", "trade_failed"})
+
+
+def stop_reason(events: list[dict[str, Any]]) -> str | None:
+    """An engine may run a trade step by step and stop at a step that no longer holds (the
+    steps before it stay done, and the Move is logged): its stop event's reason."""
+    for event in events:
+        if event.get("type") in STOP_EVENTS:
+            return str(event.get("reason") or "a step of the trade no longer holds")
+    return None
+
+
+def decline_trade(*, offer: TradeOffer | int, user: Any) -> TradeOffer:
+    """A party says no: the offer is closed."""
+    return _close(offer, user, TradeOffer.Status.DECLINED)
+
+
+def withdraw_trade(*, offer: TradeOffer | int, user: Any) -> TradeOffer:
+    """The proposer takes the offer back."""
+    return _close(offer, user, TradeOffer.Status.WITHDRAWN)
+
+
+def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
+    with transaction.atomic():
+        game, locked = _locked_offer(offer)
+        now = timezone.now()
+        _require_open_offer(locked, now)
+        seat = seat_of(game, user)
+        if status == TradeOffer.Status.WITHDRAWN and seat.pk != locked.proposer_id:
+            raise NotAllowed("only the player who proposed a trade withdraws it")
+        if status == TradeOffer.Status.DECLINED and seat.order not in locked.parties:
+            raise NotAllowed("you are not a party to this trade")
+        locked.status = status
+        locked.resolved_at = now
+        locked.message = f"{status} by {seat.name}"
+        locked.save(update_fields=["status", "resolved_at", "message"])
+    _sync(offer, locked)
+    return locked
+
+
+def expire_trades(*, now: datetime | None = None) -> int:
+    """Close every open offer past its expiry; a conditional UPDATE claims them, so two
+    sweeps racing (or a retried task) never expire one offer twice. Returns the count."""
+    now = now or timezone.now()
+    return TradeOffer.objects.filter(status=TradeOffer.Status.OPEN, expires_at__lte=now).update(
+        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="expired"
+    )
+
+
+def _sync(target: TradeOffer | int, source: TradeOffer) -> None:
+    if isinstance(target, TradeOffer) and target is not source:
+        for f in TradeOffer._meta.concrete_fields:
+            setattr(target, f.attname, getattr(source, f.attname))

@@ -1,0 +1,64 @@
+"""Small helpers for the platform tests: who must act, a legal command, "nothing written"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.registry import get_engine
+from games.models import Game, Invitation, Move, Seat, TradeOffer
+
+
+def seat_to_act(game: Game) -> Seat:
+    game.refresh_from_db()
+    assert game.state is not None
+    order = get_engine(game.game_type).to_act(game.state)[0]
+    return game.seats.select_related("user").get(order=order)
+
+
+def user_to_act(game: Game) -> Any:
+    return seat_to_act(game).user
+
+
+def user_not_to_act(game: Game) -> Any:
+    acting = seat_to_act(game)
+    return game.seats.exclude(pk=acting.pk).exclude(user=None).first().user  # type: ignore[union-attr]
+
+
+def legal_text(game: Game, index: int = 0) -> str:
+    """A legal command (as text) for the seat to act."""
+    engine = get_engine(game.game_type)
+    seat = seat_to_act(game)
+    assert game.state is not None
+    return engine.format(engine.legal_commands(game.state, seat.order)[index])
+
+
+def illegal_text(game: Game) -> str:
+    """A well-formed Vegas command the seat to act may not play (a number it did not roll);
+    plays legal moves on until the roll misses a number."""
+    from games import services
+
+    engine = get_engine(game.game_type)
+    while True:
+        seat = seat_to_act(game)
+        assert game.state is not None
+        legal = {engine.format(c) for c in engine.legal_commands(game.state, seat.order)}
+        missing = [f"place {n}" for n in range(1, 7) if f"place {n}" not in legal]
+        if missing:
+            return missing[0]
+        services.submit_command(game=game, user=seat.user, text=sorted(legal)[0])
+
+
+def footprint(game: Game) -> tuple[Any, ...]:
+    """Everything a refused request must leave untouched."""
+    game.refresh_from_db()
+    return (
+        Move.objects.count(),
+        list(Move.objects.filter(game=game).values_list("seq", flat=True)),
+        game.version,
+        game.state,
+        game.status,
+        game.deadline,
+        TradeOffer.objects.count(),
+        Invitation.objects.count(),
+        list(Seat.objects.filter(game=game).values_list("order", "user", "bot", "resigned")),
+    )

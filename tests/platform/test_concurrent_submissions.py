@@ -1,0 +1,145 @@
+"""Many workers submitting to one game at once: one command per version, a gapless log."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.engines.registry import get_engine
+from games.models import Game, Move
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+THREADS = 8
+
+
+def _submit_at(game_id: int, barrier: threading.Barrier, index: int, results: list) -> None:
+    """Read the game, then (all threads together) submit a legal command at that version."""
+    try:
+        game = Game.objects.get(pk=game_id)
+        engine = get_engine(game.game_type)
+        assert game.state is not None
+        order = engine.to_act(game.state)[0]
+        seat = game.seats.select_related("user").get(order=order)
+        legal = engine.legal_commands(game.state, order)
+        text = engine.format(legal[index % len(legal)])
+        barrier.wait(timeout=10)
+        try:
+            result = services.submit_command(
+                game=game_id, user=seat.user, text=text, expected_version=game.version
+            )
+            results.append(("applied", result.version))
+        except services.StaleVersion as exc:
+            results.append(("stale", exc.extra["current_version"], exc.status))
+    except Exception as exc:  # pragma: no cover - reported by the assertion below
+        results.append(("error", repr(exc)))
+    finally:
+        connection.close()
+
+
+def test_exactly_one_conflicting_command_is_applied_per_version(make_game, ada, bob):
+    game = make_game(ada, bob)
+    rounds = 5
+    for round_ in range(rounds):
+        results: list = []
+        barrier = threading.Barrier(THREADS)
+        threads = [
+            threading.Thread(target=_submit_at, args=(game.pk, barrier, i, results))
+            for i in range(THREADS)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        kinds = Counter(r[0] for r in results)
+        assert kinds == {"applied": 1, "stale": THREADS - 1}, results
+        assert {r[1] for r in results} == {round_ + 1}
+        assert {r[2] for r in results if r[0] == "stale"} == {409}
+    seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(rounds + 1))
+    game.refresh_from_db()
+    assert game.version == rounds
+    assert services.verify_game(game=game).ok
+
+
+def _race(game_id: int, stop: threading.Event, tally: Counter, lock: threading.Lock) -> None:
+    """Keep submitting legal commands for whoever must act, without an expected version."""
+    try:
+        engine = get_engine("vegas")
+        while not stop.is_set():
+            game = Game.objects.get(pk=game_id)
+            if game.status != Game.Status.ACTIVE or game.version >= 30:
+                return
+            assert game.state is not None
+            order = engine.to_act(game.state)[0]
+            user = game.seats.get(order=order).user
+            text = engine.format(engine.legal_commands(game.state, order)[0])
+            try:
+                services.submit_command(
+                    game=game_id, user=user, text=text, expected_version=game.version
+                )
+                outcome = "applied"
+            except (services.StaleVersion, services.NotYourTurn, services.IllegalMove):
+                outcome = "refused"
+            with lock:
+                tally[outcome] += 1
+    finally:
+        connection.close()
+
+
+def test_racing_workers_leave_a_log_without_gap_or_duplicate(make_game, ada, bob):
+    game = make_game(ada, bob)
+    stop, lock, tally = threading.Event(), threading.Lock(), Counter[str]()
+    threads = [
+        threading.Thread(target=_race, args=(game.pk, stop, tally, lock)) for _ in range(THREADS)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    stop.set()
+    game.refresh_from_db()
+    seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(game.version + 1))
+    assert tally["applied"] == game.version
+    assert services.verify_game(game=game).ok
+
+
+def _retry(game_id: int, user_id: int, text: str, barrier: threading.Barrier, out: list) -> None:
+    try:
+        from accounts.models import User
+
+        user = User.objects.get(pk=user_id)
+        barrier.wait(timeout=10)
+        result = services.submit_command(game=game_id, user=user, text=text, idempotency_key="k")
+        out.append((result.replayed, result.version, [m.pk for m in result.moves]))
+    except Exception as exc:  # pragma: no cover - reported by the assertion below
+        out.append(("error", repr(exc)))
+    finally:
+        connection.close()
+
+
+def test_the_same_key_from_many_workers_at_once_applies_once(make_game, ada, bob):
+    game = make_game(ada, bob)
+    engine = get_engine("vegas")
+    assert game.state is not None
+    order = engine.to_act(game.state)[0]
+    user = game.seats.get(order=order).user
+    text = engine.format(engine.legal_commands(game.state, order)[0])
+    out: list = []
+    barrier = threading.Barrier(THREADS)
+    threads = [
+        threading.Thread(target=_retry, args=(game.pk, user.pk, text, barrier, out))
+        for _ in range(THREADS)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(r[0] for r in out) == [False] + [True] * (THREADS - 1), out
+    assert len({(r[1], tuple(r[2])) for r in out}) == 1  # everyone got the same answer
+    assert Move.objects.filter(game=game).count() == 2

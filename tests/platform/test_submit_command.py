@@ -1,0 +1,85 @@
+"""Submitting commands: the Move, the snapshot and the version are written together."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engines.registry import get_engine
+from games.models import Move
+
+from .helpers import legal_text, seat_to_act, user_to_act
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_applies_a_move_and_bumps_the_version(make_game, ada, bob):
+    game = make_game(ada, bob)
+    seat = seat_to_act(game)
+    text = legal_text(game)
+    result = services.submit_command(game=game, user=seat.user, text=text, source="web")
+    assert (result.version, result.replayed) == (1, False)
+    [move] = result.moves
+    assert (move.seq, move.seat, move.text, move.source) == (1, seat, text, "web")
+    assert move.command == get_engine("vegas").parse(text).to_json()
+    assert move.events[0]["type"] == "place"
+    game.refresh_from_db()
+    assert game.version == 1 and game.state["n"] == 1
+    assert Move.objects.get(game=game, seq=1).events == move.events
+
+
+def test_it_accepts_the_json_form(make_game, ada, bob):
+    game = make_game(ada, bob)
+    number = int(legal_text(game).split()[-1])
+    result = services.submit_command(
+        game=game, user=user_to_act(game), command={"type": "place", "number": number}
+    )
+    assert result.moves[0].text == f"place {number}"
+
+
+def two_commands_in_a_row(game):
+    """Play on until one seat acts twice in a row (the other is out of dice); those two."""
+    engine = get_engine("vegas")
+    while True:
+        game.refresh_from_db()
+        seat = seat_to_act(game)
+        for command in engine.legal_commands(game.state, seat.order):
+            state, _ = engine.apply(game.state, seat.order, command)
+            if engine.to_act(state) == [seat.order]:
+                second = engine.legal_commands(state, seat.order)[0]
+                return seat, [engine.format(command), engine.format(second)]
+        services.submit_command(game=game, user=seat.user, text=legal_text(game))
+
+
+def test_it_applies_several_commands_in_order(make_game, ada, bob):
+    game = make_game(ada, bob)
+    seat, (first, second) = two_commands_in_a_row(game)
+    version = game.version
+    result = services.submit_command(game=game, user=seat.user, text=f"{first}; {second}")
+    assert [m.text for m in result.moves] == [first, second]
+    assert [m.seq for m in result.moves] == [version + 1, version + 2]
+    assert result.version == version + 2
+
+
+def test_the_caller_instance_is_brought_up_to_date(make_game, ada, bob):
+    game = make_game(ada, bob)
+    services.submit_command(game=game, user=user_to_act(game), text=legal_text(game))
+    assert game.version == 1
+
+
+def test_the_game_waits_on_the_next_player(make_game, ada, bob):
+    game = make_game(ada, bob)
+    before = seat_to_act(game)
+    services.submit_command(game=game, user=before.user, text=legal_text(game))
+    after = seat_to_act(game)
+    assert list(game.seats.filter(to_act=True)) == [after]
+
+
+def test_a_move_takes_few_queries(make_game, ada, bob):
+    game = make_game(ada, bob)
+    user, text = user_to_act(game), legal_text(game)
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_command(game=game, user=user, text=text, expected_version=0)
+    assert len(queries) <= 12, [q["sql"] for q in queries]

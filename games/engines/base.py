@@ -47,7 +47,12 @@ class InvalidOptions(ValueError):
 
 @runtime_checkable
 class Command(Protocol):
-    """What every engine's command dataclasses offer."""
+    """What every engine's command dataclasses offer.
+
+    A command class may set ``anytime: ClassVar[bool] = True`` when any seated player may
+    send it while the game waits on someone else (standing preferences); the engine still
+    judges it, and the platform lets it through its turn check.
+    """
 
     def to_json(self) -> JSON: ...
 

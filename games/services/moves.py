@@ -163,9 +163,9 @@ def _numbered(index: int, total: int, message: str) -> str:
 
 def allowed_out_of_turn(command: Command) -> bool:
     """Commands a seated player may send while the game does not wait on them: those the
-    engine marks ``anytime = True`` (and standing preferences, ``kind == "prefer"``). The
-    engine still judges them."""
-    return getattr(command, "anytime", False) is True or getattr(command, "kind", "") == "prefer"
+    engine marks ``anytime = True`` (standing preferences, say). The engine still judges
+    them."""
+    return getattr(command, "anytime", False) is True
 
 
 def apply_player_commands(

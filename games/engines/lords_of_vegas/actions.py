@@ -14,6 +14,7 @@ from .board import (
     COMPANY_COLOUR,
     DICE_PER_PLAYER,
     GAMBLE_PER_TILE,
+    LOT_ORDER,
     LOTS,
     REMODEL_PRICE,
     RISER_PRICE,
@@ -22,6 +23,7 @@ from .board import (
 )
 from .casinos import (
     Casino,
+    Snapshot,
     boss,
     casino_at,
     company,
@@ -101,7 +103,18 @@ def take_die(state: State, seat: int, moving: str | None, target: str, events: l
         return
     tile = state["tiles"][moving]
     tile[OWNER] = tile[PIP] = None
+    follow_die(state, moving, target)
     events.append({"type": "die_moved", "seat": seat, "from": moving, "to": target})
+
+
+def follow_die(state: State, source: str, target: str) -> None:
+    """A die that moves keeps its history: "no die may be reorganized more than once in a
+    turn", wherever it goes, and the tile it leaves no longer holds a reorganized die."""
+    reorged = state["reorged"]
+    if source in reorged:
+        reorged.remove(source)
+        if target not in reorged:
+            reorged.append(target)
 
 
 # -- build ----------------------------------------------------------------------------------
@@ -134,9 +147,25 @@ def build(state: State, seat: int, cmd: Build, rng: Rng, events: list[Event]) ->
     state["money"][seat] -= price
     state["tiles"][cmd.lot] = [cmd.company, 1, seat, LOTS[cmd.lot].die]
     events.append(
-        {"type": "build", "seat": seat, "lot": cmd.lot, "company": cmd.company, "cost": price}
+        {
+            "type": "build",
+            "seat": seat,
+            "lot": cmd.lot,
+            "company": cmd.company,
+            "cost": price,
+            "joins": joined(state, before, cmd.lot),
+        }
     )
     settle(state, before, rng, events)
+
+
+def joined(state: State, before: Snapshot, lot: str) -> list[str]:
+    """The casinos a new tile on ``lot`` joined, each named by its first lot."""
+    firsts: dict[int, str] = {}
+    for other in casino_at(state, lot) or ():
+        if other in before:
+            firsts.setdefault(before[other][0], other)
+    return sorted(firsts.values(), key=LOT_ORDER.__getitem__)
 
 
 # -- sprawl ---------------------------------------------------------------------------------
@@ -261,16 +290,22 @@ def reorganize(state: State, seat: int, cmd: Reorganize, rng: Rng, events: list[
     events.append(
         {"type": "reorganize", "seat": seat, "casino": casino, "cost": cost, "rolls": rolls}
     )
-    settle(state, before, rng, events)
+    # The dice go back onto their owners' tiles as part of the action, before ties settle.
+    asking = []
     for owner in sorted({tiles[lot][OWNER] for lot in dice}):
         mine = [lot for lot in dice if tiles[lot][OWNER] == owner]
         if len(mine) < 2:
             continue
         if pref(state, owner, "place") == "ask":
-            state["pending"].append({"kind": "place", "seat": owner, "lots": mine})
-            events.append({"type": "waiting", "seat": owner, "decision": "place", "lots": mine})
+            asking.append((owner, mine))
         else:
             arrange_dice(state, mine, events)
+    settle(state, before, rng, events)
+    for owner, mine in asking:
+        # A seat that asks places its values once the ties are settled (the game must not
+        # keep two bosses while it waits); only the tiles change, never the values.
+        state["pending"].append({"kind": "place", "seat": owner, "lots": mine})
+        events.append({"type": "waiting", "seat": owner, "decision": "place", "lots": mine})
 
 
 # -- raise ----------------------------------------------------------------------------------

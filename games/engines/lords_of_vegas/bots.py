@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from games.engines.base import Bot, IllegalCommand, State
 from games.engines.rng import Rng
 
+from .actions import perform
 from .board import TRACK_INDEX
 from .casinos import boss, casinos, points, touches_strip
-from .commands import Command, End, Gamble, Reorganize
+from .commands import Command, End
 from .decisions import automatic_answer, pending_for
-from .legal import legal_commands
-from .state import OWNER, PIP
+from .legal import actions, legal_commands
+from .state import OWNER, PIP, copy_state
 
 MAX_ACTIONS = 4
 
@@ -51,20 +52,21 @@ def evaluate(state: State, seat: int) -> float:
 
 
 def greedy_bot(state: State, seat: int, rng: Rng) -> Command:
-    from .engine import ENGINE  # the engine applies trial moves; imported late (cycle)
-
+    """Tries every build, sprawl, remodel and raise on a copy (the rules' own code, without
+    the engine's dispatch) and keeps the first best one."""
     decision = pending_for(state, seat)
     if decision is not None:
         return automatic_answer(state, decision)
+    if state["over"] is not None or state["pending"] or seat != state["turn"]:
+        return End()
     if state["acts"] >= MAX_ACTIONS * 2:
         return End()
     best: Command = End()
     best_value = evaluate(state, seat) + 0.5
-    for cmd in legal_commands(state, seat):
-        if isinstance(cmd, End | Gamble | Reorganize) or getattr(cmd, "moving", None):
-            continue
+    for cmd in actions(state, seat, plain=True):
+        trial = copy_state(state)
         try:
-            trial, _ = ENGINE.apply(state, seat, cmd, rng=rng)
+            perform(trial, seat, cmd, rng, [])  # type: ignore[arg-type]
         except IllegalCommand:
             continue
         value = evaluate(trial, seat)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.engines.base import Event, State
 from games.engines.rng import Rng
 
-from .board import ADJACENT, LOT_ORDER, LOTS
+from .board import ADJACENT, LOT_NAMES, LOT_ORDER, LOTS
 from .state import COMPANY, HEIGHT, OWNER, PIP
 
 Casino = list[str]  # its lots, in board order
@@ -27,7 +27,9 @@ def _key(state: State, lot: str) -> tuple[str, int]:
 def casinos(state: State) -> list[Casino]:
     """Every casino on the board, each a list of lots, in board order.
 
-    This runs several times per command, so it computes each tile's key once.
+    This runs several times per command (and per trial move of the greedy bot), so it is a
+    one-pass labelling in board order: each tile looks only at its neighbours above and to
+    its left, which were labelled before it.
     """
     tiles = state["tiles"]
     keys: dict[str, object]
@@ -35,22 +37,43 @@ def casinos(state: State) -> list[Casino]:
         keys = {lot: (tile[COMPANY], tile[HEIGHT]) for lot, tile in tiles.items()}
     else:
         keys = {lot: tile[COMPANY] for lot, tile in tiles.items()}
-    seen: set[str] = set()
-    found = []
-    for lot in sorted(keys, key=LOT_ORDER.__getitem__):
-        if lot in seen:
+    get = keys.get
+    label: dict[str, list[str]] = {}
+    groups: list[list[str]] = []
+    merged = False
+    for lot in LOT_NAMES:
+        key = get(lot)
+        if key is None:
             continue
-        key, group = keys[lot], [lot]
-        seen.add(lot)
-        for current in group:  # the list grows while we walk it: a breadth-first search
-            for other in ADJACENT[current]:
-                if other not in seen and keys.get(other) == key:
-                    seen.add(other)
-                    group.append(other)
-        if len(group) > 1:
-            group.sort(key=LOT_ORDER.__getitem__)
-        found.append(group)
+        mine: list[str] | None = None
+        for other in _EARLIER[lot]:
+            if get(other) == key:
+                group = label[other]
+                if mine is None:
+                    mine = group
+                elif group is not mine:  # this tile joins two groups: fold one into the other
+                    merged = True
+                    mine.extend(group)
+                    for moved in group:
+                        label[moved] = mine
+                    group.clear()
+        if mine is None:
+            mine = []
+            groups.append(mine)
+        mine.append(lot)
+        label[lot] = mine
+    if not merged:
+        return groups
+    found = [sorted(group, key=LOT_ORDER.__getitem__) for group in groups if group]
+    found.sort(key=lambda group: LOT_ORDER[group[0]])
     return found
+
+
+_EARLIER: dict[str, tuple[str, ...]] = {
+    lot: tuple(other for other in ADJACENT[lot] if LOT_ORDER[other] < LOT_ORDER[lot])
+    for lot in LOT_NAMES
+}
+"""Each lot's neighbours that come before it in board order (above it and to its left)."""
 
 
 def _flood(state: State, start: str) -> Casino:
@@ -73,16 +96,23 @@ def casino_at(state: State, lot: str) -> Casino | None:
 
 def boss(state: State, casino: Casino) -> int | None:
     """The owner of the single highest die; None without dice or while tied."""
-    best, owners = 0, set()
+    tiles = state["tiles"]
+    chief: int | None = None
+    if len(casino) == 1:
+        chief = tiles[casino[0]][OWNER]
+        return chief
+    best, tied = 0, False
     for lot in casino:
-        tile = state["tiles"][lot]
-        if tile[OWNER] is None:
+        tile = tiles[lot]
+        owner = tile[OWNER]
+        if owner is None:
             continue
-        if tile[PIP] > best:
-            best, owners = tile[PIP], {tile[OWNER]}
-        elif tile[PIP] == best:
-            owners.add(tile[OWNER])
-    return owners.pop() if len(owners) == 1 else None
+        pip = tile[PIP]
+        if pip > best:
+            best, chief, tied = pip, owner, False
+        elif pip == best and owner != chief:
+            tied = True
+    return None if tied else chief
 
 
 def points(state: State, casino: Casino) -> int:
@@ -129,6 +159,8 @@ def resolve_ties(
     """
     tiles = state["tiles"]
     for casino in casinos(state) if found is None else found:
+        if len(casino) == 1:
+            continue  # one die cannot tie
         tied = tied_dice(state, casino)
         while tied:
             rolls = []

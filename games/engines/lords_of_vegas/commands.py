@@ -149,6 +149,7 @@ class Prefer:
     topic: str
     value: str
     kind: ClassVar[str] = "prefer"
+    anytime: ClassVar[bool] = True  # any seated player, whoever the game waits on
 
     def to_json(self) -> JSON:
         return _json(self.kind, topic=self.topic, value=self.value)

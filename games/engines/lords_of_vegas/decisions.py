@@ -182,20 +182,23 @@ def resolve_gamble(
     """The field bet, already on the table: 3, 4, 9, 10, 11 pay even, 2 and 12 double,
     5-8 lose.
 
-    A boss who cannot cover pays what they have. With a lay-off the boss's share is half the
-    bet rounded down and the bank takes or pays the rest.
+    A boss who cannot cover pays what they have. With a lay-off (classic) "the boss only pays
+    half (round down) and the bank pays the rest": half of what the boss owes, so a $5m bet
+    won double costs the boss $5m of the $10m; a lost bet gives the boss half of it, rounded
+    down, and the bank the rest.
     """
     dice = [rng.die(), rng.die()]
     total = sum(dice)
     money = state["money"]
-    share = amount // 2 if lay_off else amount
     if total in LOSING_ROLLS:
+        share = amount // 2 if lay_off else amount
         money[chief] += share
         boss_paid, bank_paid, won = -share, share - amount, -amount
     else:
-        times = 2 if total in DOUBLE_ROLLS else 1
-        boss_paid = min(share * times, money[chief])
-        bank_paid = (amount - share) * times
+        owed = amount * (2 if total in DOUBLE_ROLLS else 1)
+        due = owed // 2 if lay_off else owed
+        boss_paid = min(due, money[chief])
+        bank_paid = owed - due
         money[chief] -= boss_paid
         money[gambler] += amount + boss_paid + bank_paid
         won = boss_paid + bank_paid

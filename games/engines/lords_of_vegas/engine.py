@@ -106,12 +106,15 @@ class LordsOfVegas:
         """
         if not isinstance(command, COMMANDS):
             raise MalformedCommand(f"{command!r} is not a Lords of Vegas command")
-        if state["over"] is not None:
-            raise IllegalCommand("the game is over")
         rng = rng or move_rng(state["seed"], state["n"] + 1)
         new = copy_state(state)
         out: list[Event] = []
-        _dispatch(new, seat, command, rng, out)
+        try:
+            if state["over"] is not None:
+                raise IllegalCommand("the game is over")
+            _dispatch(new, seat, command, rng, out)
+        except IllegalCommand as refusal:
+            raise _naming(refusal, command) from None
         new["n"] += 1
         return new, out
 
@@ -178,7 +181,7 @@ def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Even
         apply_trade(state, seat, cmd, rng, out)
         return
     if seat is None or not 0 <= seat < state["players"]:
-        raise IllegalCommand(f"seat {seat!r} cannot submit {notation.format_command(cmd)!r}")
+        raise IllegalCommand(f"seat {seat!r} is not a player of this game")
     if isinstance(cmd, Prefer):
         set_preference(state, seat, cmd, out)
     elif isinstance(cmd, Move):
@@ -196,21 +199,29 @@ def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Even
             perform(state, seat, cmd, rng, out)
 
 
+def _naming(refusal: IllegalCommand, command: Any) -> IllegalCommand:
+    """Every refusal names the command it refuses, then gives the reason."""
+    what = repr(notation.format_command(command))
+    text = str(refusal)
+    if text.startswith(what):
+        return refusal
+    return type(refusal)(f"{what}: {text}")
+
+
 def _check_turn(state: State, seat: int, cmd: Any) -> None:
-    """Actions and ``end`` belong to the active player, once nothing is pending."""
-    what = notation.format_command(cmd)
+    """Actions and ``end`` belong to the active player, once nothing is pending (the
+    refusal is prefixed with the command by :func:`_naming`)."""
     if seat != state["turn"]:
         raise IllegalCommand(
-            f"{what!r}: it is {colour_name(state, state['turn'])}'s turn; "
-            "you can act only on your own turn"
+            f"it is {colour_name(state, state['turn'])}'s turn; you can act only on your own turn"
         )
     if state["pending"]:
         waiting = ", ".join(
             f"{colour_name(state, d['seat'])} ({_DECISION[d['kind']]})" for d in state["pending"]
         )
-        raise IllegalCommand(f"{what!r}: the game is waiting for {waiting}")
+        raise IllegalCommand(f"the game is waiting for {waiting}")
     if not isinstance(cmd, (End, *ACTIONS)):
-        raise MalformedCommand(f"{what!r} is not an action")
+        raise MalformedCommand("it is not an action")
 
 
 _DECISION = {

@@ -22,6 +22,19 @@ def _card(card: str) -> str:
     return "the Game Over card" if card == GAME_OVER else card
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _a(word: str) -> str:
+    """ "an Albion", "a Sphinx"."""
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def describe(event: Event, names: Sequence[str]) -> str:
     def who(seat: int | None) -> str:
         return "nobody" if seat is None else str(names[seat])
@@ -49,11 +62,10 @@ def _tie(e: Event, who: Who) -> str:
 
 
 def _scored(e: Event, who: Who) -> str:
-    lost = "" if e["to"] > e["from"] else " (not enough to pass the break)"
-    return (
-        f"{who(e['seat'])} scores {e['points']} points for the casino at {e['casino'][0]}, "
-        f"moving from {e['from']} to {e['to']}{lost}."
-    )
+    scores = f"{who(e['seat'])} scores {_points(e['points'])} for the casino at {e['casino'][0]}"
+    if e["to"] == e["from"]:
+        return f"{scores} but stays on {e['from']} (not enough to pass the break)."
+    return f"{scores}, moving from {e['from']} to {e['to']}."
 
 
 def _gamble(e: Event, who: Who) -> str:
@@ -62,7 +74,8 @@ def _gamble(e: Event, who: Who) -> str:
         result = f"wins ${e['won']}m (${e['boss_paid']}m from {who(e['boss'])}"
         result += f", ${e['bank_paid']}m from the bank)" if e["bank_paid"] else ")"
     else:
-        result = f"loses ${e['amount']}m (${-e['boss_paid']}m to {who(e['boss'])})"
+        result = f"loses ${e['amount']}m (${-e['boss_paid']}m to {who(e['boss'])}"
+        result += f", ${-e['bank_paid']}m to the bank)" if e["bank_paid"] else ")"
     layoff = " with half laid off" if e["lay_off"] else ""
     return f"{who(e['seat'])} rolls {dice} = {e['total']}{layoff} and {result}."
 
@@ -70,7 +83,7 @@ def _gamble(e: Event, who: Who) -> str:
 def _end(e: Event, who: Who) -> str:
     why = "the Game Over card" if e["reason"] == "card" else "the end of the scoring track"
     ranking = "; ".join(
-        f"{p['rank']}. {who(p['seat'])} ({p['points']} points, ${p['money']}m)"
+        f"{p['rank']}. {who(p['seat'])} ({_points(p['points'])}, ${p['money']}m)"
         for p in e["placings"]
     )
     return f"The game ends ({why}): {ranking}."
@@ -101,31 +114,48 @@ _SENTENCES: dict[str, Callable[[Event, Who], str]] = {
         f"{who(e['seat'])} draws {_card(e['card'])}, which pays "
         f"{'the Strip' if e['pays'] == 'strip' else e['pays'].capitalize()}."
     ),
-    "out_of_play": lambda e, who: f"{e['card']} is out of play: no marker; draw again after it.",
+    "out_of_play": lambda e, who: (
+        f"{e['card']} is in the F block, out of play with two players: no lot marker; "
+        "another card is drawn after the payout."
+    ),
     "already_yours": lambda e, who: f"{e['lot']} is already {who(e['seat'])}'s.",
     "lot": lambda e, who: f"{who(e['seat'])} puts a lot marker on {e['lot']}.",
     "take_over": lambda e, who: (
-        f"{who(e['seat'])} takes over {e['lot']} with a {e['value']}"
-        + (f" from {who(e['from'])}." if e["from"] is not None else ".")
+        f"{who(e['seat'])} takes over {e['lot']} from {who(e['from'])}, keeping its {e['value']}."
+        if e["from"] is not None
+        else f"{who(e['seat'])} takes over {e['lot']}, a tile with no die, "
+        f"with the printed {e['value']}."
     ),
     "waiting": _waiting,
-    "parking": lambda e, who: f"{who(e['seat'])}'s parking lots pay ${e['amount']}m.",
+    "parking": lambda e, who: (
+        f"{who(e['seat'])}'s parking lot pays $1m."
+        if e["amount"] == 1
+        else f"{who(e['seat'])}'s {e['amount']} parking lots pay ${e['amount']}m."
+    ),
     "paid": lambda e, who: f"The casino at {e['casino'][0]} pays {who(e['seat'])} ${e['amount']}m.",
     "scored": _scored,
     "game_end": _end,
     "merge": lambda e, who: (
-        f"Casinos merge into one {e['company']} casino at {_lots(e['casino'])}."
+        f"Casinos merge into one {e['company'].capitalize()} casino at {_lots(e['casino'])}."
     ),
     "tie_reroll": _tie,
     "boss": lambda e, who: (
         f"{who(e['seat'])} is now the boss of the casino at {_lots(e['casino'])}."
+        if e["seat"] is not None
+        else f"Nobody is the boss of the casino at {_lots(e['casino'])} any more."
     ),
     "build": lambda e, who: (
-        f"{who(e['seat'])} builds a {e['company'].capitalize()} tile on {e['lot']} "
-        f"for ${e['cost']}m."
+        f"{who(e['seat'])} builds {_a(e['company'].capitalize())} tile on {e['lot']} "
+        f"for ${e['cost']}m"
+        + (
+            f"; it joins the casino{'s' * (len(e['joins']) > 1)} at {_and(e['joins'])}."
+            if e.get("joins")
+            else "."
+        )
     ),
     "sprawl": lambda e, who: (
-        f"{who(e['seat'])} sprawls from {e['origin']} into {e['lot']} for ${e['cost']}m."
+        f"{who(e['seat'])} sprawls the {e['company'].capitalize()} casino at {e['origin']} "
+        f"into {e['lot']} for ${e['cost']}m."
     ),
     "remodel": lambda e, who: (
         f"{who(e['seat'])} remodels the casino at {e['casino'][0]} from "
@@ -137,7 +167,7 @@ _SENTENCES: dict[str, Callable[[Event, Who], str]] = {
         + "."
     ),
     "raise": lambda e, who: (
-        f"{who(e['seat'])} raises the casino at {e['casino'][0]} to {e['height']} high "
+        f"{who(e['seat'])} raises the casino at {e['casino'][0]} to {e['height']} tiles high "
         f"for ${e['cost']}m."
     ),
     "die_moved": lambda e, who: f"{who(e['seat'])} moves a die from {e['from']} to {e['to']}.",
@@ -154,7 +184,7 @@ _SENTENCES: dict[str, Callable[[Event, Who], str]] = {
     ),
     "gamble": _gamble,
     "preference": lambda e, who: f"{who(e['seat'])} sets {e['topic']} to {e['value']}.",
-    "trade": lambda e, who: f"A trade between {', '.join(who(s) for s in e['seats'])} goes off.",
+    "trade": lambda e, who: f"A trade between {_and([who(s) for s in e['seats']])} goes off.",
     "trade_stopped": lambda e, who: (
         f"The trade stops at step {e['step']}: {e['reason']}; the later steps do not happen."
     ),

@@ -81,12 +81,18 @@ def answers(state: State, decision: dict[str, Any]) -> Iterator[Command]:
         yield LayOff(True)
 
 
-def actions(state: State, seat: int) -> Iterator[Command]:
+def actions(state: State, seat: int, plain: bool = False) -> Iterator[Command]:
+    """Every action ``seat`` can afford now. ``plain`` (for the greedy bot) leaves out the
+    ones that roll dice (reorganize, gamble) and those that move a die."""
     money = state["money"][seat]
     free = {c: TILES_PER_COMPANY - tiles_of(state, c) for c in COMPANIES}
     movers: list[str | None] = [None]
     if dice_on_board(state, seat) >= DICE_PER_PLAYER:
-        movers = sorted(lot for lot, tile in state["tiles"].items() if tile[OWNER] == seat)
+        movers = (
+            []
+            if plain
+            else sorted(lot for lot, tile in state["tiles"].items() if tile[OWNER] == seat)
+        )
     for lot, owner in sorted(state["markers"].items()):
         if owner == seat and LOTS[lot].price <= money:
             for name in COMPANIES:
@@ -94,11 +100,16 @@ def actions(state: State, seat: int) -> Iterator[Command]:
                     for moving in movers:
                         yield Build(lot, name, moving)
     for casino in casinos(state):
-        yield from casino_actions(state, seat, casino, free, movers)
+        yield from casino_actions(state, seat, casino, free, movers, plain)
 
 
 def casino_actions(
-    state: State, seat: int, casino: list[str], free: dict[str, int], movers: list[str | None]
+    state: State,
+    seat: int,
+    casino: list[str],
+    free: dict[str, int],
+    movers: list[str | None],
+    plain: bool = False,
 ) -> Iterator[Command]:
     money, tiles, first = state["money"][seat], state["tiles"], casino[0]
     chief, name, size = boss(state, casino), company(state, casino), len(casino)
@@ -114,6 +125,8 @@ def casino_actions(
                 yield Remodel(first, other)
         if height(state, casino) < max_height(state) and RISER_PRICE * size <= money:
             yield Raise(first)
+    if plain:
+        return
     dice = [lot for lot in casino if tiles[lot][OWNER] is not None]
     cost = sum(tiles[lot][PIP] for lot in dice)
     mine = any(tiles[lot][OWNER] == seat for lot in dice)

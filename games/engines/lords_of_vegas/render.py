@@ -1,19 +1,25 @@
 """The board as plain text for email: at most 80 columns, readable in a fixed-width font.
 
 Each lot is a 10-character cell: its name, then ``$6`` (empty: the price), ``[R]`` (Red's
-parking lot) or ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die).
+parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die) or ``out``
+(the F block in a two-player game).
 """
 
 from __future__ import annotations
 
 from games.engines.base import JSON
 
-from .board import LOTS
+from .board import LOTS, in_play
 
 INITIAL = {"black": "K", "blue": "B", "green": "G", "purple": "P", "red": "R", "yellow": "Y"}
 SHORT = {"albion": "Al", "sphinx": "Sp", "vega": "Ve", "tivoli": "Ti", "pioneer": "Pi"}
 ROWS, COLS, STRIP_COL = 10, 7, 3
 CELL = 10
+WAITING = {
+    "move": "which die or lot marker moves",
+    "place": "where the rerolled dice go",
+    "layoff": "whether to lay off half of the bet",
+}
 
 
 def _initial(view: JSON, seat: int) -> str:
@@ -27,6 +33,8 @@ def _cell(view: JSON, lot: str) -> str:
         body = f"{SHORT[tile['company']]}{tile['height']}{die}"
     elif lot in view["markers"]:
         body = f"[{_initial(view, view['markers'][lot])}]"
+    elif not in_play(lot, len(view["players"])):
+        body = "out"
     else:
         body = f"${LOTS[lot].price}"
     return f"{lot} {body}".ljust(CELL)
@@ -50,19 +58,23 @@ def board_lines(view: JSON) -> list[str]:
 
 def render_text(view: JSON) -> str:
     colours = view["company_colours"]
-    lines = [f"Lords of Vegas ({view['edition']} edition)", ""]
+    lines = [f"Lords of Vegas ({view['edition']} edition)", " " * 27 + "The Strip"]
     lines += board_lines(view)
     lines.append("")
     names = [f"{SHORT[c]}={c.capitalize()} ({colours[c]})" for c in SHORT]
     lines.append("Tiles: " + "  ".join(names[:3]))
     lines.append("       " + "  ".join(names[3:]))
-    lines.append("[X] = parking lot of X; Sp2R5 = Sphinx, 2 high, Red's die showing 5")
+    lines.append("$9 = empty lot and its price; [R] = Red's parking lot; || = the Strip")
+    lines.append("Sp2R5 = Sphinx tile, 2 high, Red's die showing 5 (-- = no die)")
+    if len(view["players"]) == 2:
+        lines.append("out = the F block, out of play with two players")
     lines.append("")
     for player in view["players"]:
         turn = " <- turn" if player["seat"] == view["turn"] and not view["over"] else ""
+        cash = f"${player['money']}m"
         lines.append(
             f"{INITIAL[player['colour']]} {player['colour']:<7} {player['score']:>3} pts"
-            f"  ${player['money']:>3}m  dice left {player['dice_left']:>2}"
+            f"  {cash:>6}  dice left {player['dice_left']:>2}"
             f"  lots left {player['markers_left']:>2}{turn}"
         )
     lines.append("")
@@ -79,5 +91,5 @@ def render_text(view: JSON) -> str:
         lines.append("The game is over.")
     for decision in view["pending"]:
         who = view["players"][decision["seat"]]["colour"].capitalize()
-        lines.append(f"Waiting for {who}: {decision['kind']}")
+        lines.append(f"Waiting for {who}: {WAITING[decision['kind']]}")
     return "\n".join(line[:80] for line in lines)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.engines.base import Event, IllegalCommand, State
 from games.engines.rng import Rng
 
-from .actions import perform
+from .actions import follow_die, perform
 from .board import DICE_PER_PLAYER, MARKERS_PER_PLAYER
 from .casinos import settle, snapshot
 from .commands import Do, GiveDie, GiveLot, Pay, Step, Trade
@@ -162,6 +162,7 @@ def give_die(state: State, step: GiveDie, events: list[Event]) -> None:
     if step.moving is not None:
         moved = state["tiles"][step.moving]
         moved[OWNER] = moved[3] = None
+        follow_die(state, step.moving, step.lot)
     tile[OWNER] = receiver
     events.append(
         {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from games.engines.base import JSON, State
 
-from .board import COMPANIES, COMPANY_COLOUR, GAME_OVER, LOTS, STRIP, card_pays
+from .board import COMPANIES, COMPANY_COLOUR, GAME_OVER, LOTS, STRIP, card_pays, in_play
 from .casinos import boss, casinos, company, height, points, touches_strip
 from .state import OWNER, PIP, dice_on_board, markers_on_board, pref
 
@@ -66,6 +66,13 @@ def view(state: State, seat: int | None) -> JSON:
     }
 
 
+WAITING = {
+    "move": "which die or lot marker moves",
+    "place": "where the rerolled dice go",
+    "layoff": "whether to lay off half of the bet",
+}
+
+
 def _who(view: JSON, seat: int | None) -> str:
     return "nobody" if seat is None else str(view["players"][seat]["colour"]).capitalize()
 
@@ -79,7 +86,7 @@ def describe_view(view: JSON) -> str:
         lines.append(f"- It is {_who(view, view['turn'])}'s turn.")
     for player in view["players"]:
         lines.append(
-            f"- {player['colour'].capitalize()}: {player['score']} points, "
+            f"- {player['colour'].capitalize()}: {_points(player['score'])}, "
             f"${player['money']}m, {player['dice_left']} dice and "
             f"{player['markers_left']} lot markers left."
         )
@@ -89,19 +96,32 @@ def describe_view(view: JSON) -> str:
     for casino in view["casinos"]:
         tiles = ", ".join(_tile_text(view, lot) for lot in casino["lots"])
         strip = ", on the Strip" if casino["strip"] else ""
+        tall = f"{casino['height']} tiles high, " if casino["height"] > 1 else ""
         lines.append(
             f"- {casino['company'].capitalize()} ({colours[casino['company']]}) casino, "
-            f"{casino['height']} high, {casino['points']} points{strip}, "
+            f"{tall}{_points(casino['points'])}{strip}, "
             f"boss {_who(view, casino['boss'])}: {tiles}."
         )
-    empty = [lot for lot in LOTS if lot not in view["markers"] and lot not in view["tiles"]]
+    players = len(view["players"])
+    empty = [
+        lot
+        for lot in LOTS
+        if lot not in view["markers"] and lot not in view["tiles"] and in_play(lot, players)
+    ]
     lines.append(f"- Empty lots: {', '.join(empty) or 'none'}.")
+    if players == 2:
+        lines.append("- The F block is out of play with two players.")
     lines.append(f"- Cards left in the deck: {view['deck_left']}.")
     for name, cards in view["discards"].items():
         lines.append(f"- {name.capitalize()} cards drawn: {len(cards)}.")
     for decision in view["pending"]:
-        lines.append(f"- Waiting for {_who(view, decision['seat'])}: {decision['kind']}.")
+        what = WAITING[decision["kind"]]
+        lines.append(f"- Waiting for {_who(view, decision['seat'])} to choose {what}.")
     return "\n".join(lines)
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _tile_text(view: JSON, lot: str) -> str:

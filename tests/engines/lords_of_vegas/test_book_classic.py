@@ -69,7 +69,8 @@ def test_the_boss_who_asks_decides_the_lay_off():
     # The boss receives half rounded down ($2m); the bank gets the rest.
     assert money(lost, "yellow") == 15 and money(lost, "red") == 22
     doubled, _ = play(state, "red", "layoff yes", dice=[6, 6])
-    assert money(doubled, "yellow") == 30 and money(doubled, "red") == 16
+    # Doubled: $10m owed, the boss pays half of it ($5m), the bank the rest.
+    assert money(doubled, "yellow") == 30 and money(doubled, "red") == 15
 
 
 def test_a_standing_lay_off_preference_answers_at_once():

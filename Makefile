@@ -18,7 +18,7 @@ setup: $(STAMP)
 run: $(STAMP)
 	DEBUG=true $(PY) manage.py migrate --noinput
 	DEBUG=true $(PY) manage.py seed_demo
-	DEBUG=true $(VENV)/bin/honcho -f Procfile.dev start
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" DEBUG=true honcho -f Procfile.dev start
 
 # The whole suite against PostgreSQL and Redis (DATABASE_URL / REDIS_URL, default: the local ones).
 test: $(STAMP)

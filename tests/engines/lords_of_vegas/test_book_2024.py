@@ -315,7 +315,9 @@ def test_trade_actions_need_the_active_players_turn():
 
 def test_starting_money_is_20_minus_the_printed_dice():
     state = empty_state("2024", ["black", "blue"], "00")
-    deck = deal(state, ["A4", "A2", "B1", "B2", *[c for c in LOTS if c[0] in "CDE"]], None, [])
+    deck = deal(
+        state, ["A4", "A2", "B1", "B2", *[c for c in LOTS if c[0] in "CDE"]], ScriptedRng(), []
+    )
     assert LOTS["A4"].die == 4 and LOTS["A2"].die == 2
     assert state["money"][0] == 14
     assert state["money"][1] == 20 - 5 - 2
@@ -413,7 +415,9 @@ def test_ties_on_points_go_to_money_and_full_ties_share_a_rank():
     assert outcome.winners == (0, 1)
     text = END_BOARD.replace("black=7 blue=5", "black=7 blue=7")
     state, _ = play(position(text), "green", "end")
-    assert [(p.seat, p.rank) for p in ENGINE.outcome(state).placings] == [(0, 1), (1, 2), (2, 3)]
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert [(p.seat, p.rank) for p in outcome.placings] == [(0, 1), (1, 2), (2, 3)]
 
 
 def test_reaching_90_ends_the_game_after_scoring():
@@ -430,4 +434,6 @@ def test_reaching_90_ends_the_game_after_scoring():
     assert score(state, "black") == 90
     assert state["over"] == "track"
     assert of_type(events, "scored")[-1]["to"] == 90
-    assert ENGINE.outcome(state).winners == (0,)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert outcome.winners == (0,)

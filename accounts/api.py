@@ -1,0 +1,201 @@
+"""REST doors for the account: my profile and my personal API tokens.
+
+Tokens are django-rest-knox tokens: several per user, stored as a SHA-512 digest (the token
+itself is shown once, in the answer that creates it), revocable one by one or all at once.
+A token is created by a caller authenticated by HTTP Basic (email + password), by the
+browser session, or by another token; every other endpoint takes ``Authorization: Token
+<token>`` or the session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import available_timezones
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from knox.models import AuthToken
+from knox.views import LoginView
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from accounts.models import User
+from games.api.base import AUTHENTICATION, TOKEN_CREATION
+from games.api.schema import errors
+
+
+class ProfileSerializer(serializers.ModelSerializer[User]):
+    """What a player may read and change about themselves."""
+
+    name = serializers.CharField(read_only=True, help_text="What other players see.")
+    time_zone = serializers.CharField(
+        max_length=64, required=False, help_text="An IANA zone, e.g. Europe/Paris."
+    )
+    language = serializers.ChoiceField(
+        choices=[code for code, _ in settings.LANGUAGES], required=False
+    )
+
+    class Meta:
+        model = User
+        fields = ("id", "email", "name", "display_name", "time_zone", "language")
+        read_only_fields = ("id", "email", "name")
+
+    def validate_time_zone(self, value: str) -> str:
+        if value not in _time_zones():
+            raise serializers.ValidationError(
+                f"{value!r} is not a time zone; use an IANA name such as 'Europe/Paris'."
+            )
+        return value
+
+
+def _time_zones() -> set[str]:
+    global _ZONES
+    if _ZONES is None:
+        _ZONES = available_timezones() | {"UTC"}
+    return _ZONES
+
+
+_ZONES: set[str] | None = None
+
+
+class TokenSerializer(serializers.Serializer[AuthToken]):
+    """A token as listed: never the secret, only its first characters (``token_key``)."""
+
+    token_key = serializers.CharField(help_text="The first characters of the token: its id.")
+    created = serializers.DateTimeField()
+    expiry = serializers.DateTimeField(allow_null=True)
+    current = serializers.SerializerMethodField(help_text="True for the token of this request.")
+
+    def get_current(self, token: AuthToken) -> bool:
+        auth = self.context.get("auth")
+        return isinstance(auth, AuthToken) and auth.digest == token.digest
+
+
+class NewTokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text="The secret: shown once, keep it.")
+    token_key = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
+
+
+def _me(request: Request) -> User:
+    """The signed-in user (every view here requires one)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class ProfileView(APIView):
+    authentication_classes = AUTHENTICATION
+
+    """``GET``/``PATCH /api/v1/me/``."""
+
+    @extend_schema(
+        operation_id="me_retrieve",
+        summary="My profile",
+        responses={200: ProfileSerializer, **errors(401)},
+        tags=["account"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(ProfileSerializer(_me(request)).data)
+
+    @extend_schema(
+        operation_id="me_update",
+        summary="Change my display name, time zone or language",
+        request=ProfileSerializer,
+        responses={200: ProfileSerializer, **errors(400, 401)},
+        tags=["account"],
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = ProfileSerializer(_me(request), data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
+        return Response(serializer.data)
+
+
+class TokenCreateThrottle(AnonRateThrottle):
+    """Password guessing through HTTP Basic is throttled per address, on top of the rest."""
+
+    scope = "token_create"
+
+    def get_rate(self) -> str:
+        return str(getattr(settings, "THROTTLE_TOKEN_CREATE", "30/min"))
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenListCreateView(LoginView):
+    """``GET``/``POST``/``DELETE /api/v1/tokens/``: list, create, revoke all."""
+
+    authentication_classes = TOKEN_CREATION
+    throttle_classes = (AnonRateThrottle, UserRateThrottle)
+
+    def get_throttles(self) -> list[Any]:
+        throttles = super().get_throttles()
+        if self.request.method == "POST":
+            throttles.append(TokenCreateThrottle())
+        return throttles
+
+    @extend_schema(
+        operation_id="tokens_list",
+        summary="My API tokens (without their secrets)",
+        responses={200: TokenSerializer(many=True), **errors(401)},
+        tags=["account"],
+    )
+    def get(self, request: Request) -> Response:
+        tokens = AuthToken.objects.filter(user=request.user).order_by("created")
+        context = {"auth": request.auth}
+        return Response(TokenSerializer(tokens, many=True, context=context).data)
+
+    @extend_schema(
+        operation_id="tokens_create",
+        summary="Create an API token",
+        description=(
+            "Authenticate with HTTP Basic (your email and password), your browser session or "
+            "an existing token. The answer carries the token once; it is stored hashed."
+        ),
+        request=None,
+        responses={201: NewTokenSerializer, **errors(401, 429)},
+        tags=["account"],
+    )
+    def post(self, request: Request, format: str | None = None) -> Response:
+        return super().post(request, format=format)
+
+    def get_post_response(self, request: Request, token: str, instance: AuthToken) -> Response:
+        data = {"token": token, "token_key": instance.token_key, "expiry": instance.expiry}
+        return Response(NewTokenSerializer(data).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="tokens_revoke_all",
+        summary="Revoke every token of mine",
+        request=None,
+        responses={204: OpenApiResponse(description="All revoked."), **errors(401)},
+        tags=["account"],
+    )
+    def delete(self, request: Request) -> Response:
+        AuthToken.objects.filter(user=request.user).delete()
+        user_logged_out.send(sender=type(request.user), request=request, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenDetailView(APIView):
+    """``DELETE /api/v1/tokens/<token_key>/``: revoke one token."""
+
+    authentication_classes = TOKEN_CREATION
+
+    @extend_schema(
+        operation_id="tokens_revoke",
+        summary="Revoke one of my tokens",
+        request=None,
+        responses={204: OpenApiResponse(description="Revoked."), **errors(401, 404)},
+        tags=["account"],
+    )
+    def delete(self, request: Request, token_key: str) -> Response:
+        tokens = AuthToken.objects.filter(user=request.user, token_key=token_key)
+        if not tokens.exists():
+            raise exceptions.NotFound(f"You have no token {token_key!r}.")
+        tokens.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

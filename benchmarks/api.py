@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""Benchmark of the REST API: gunicorn against PostgreSQL, 32 concurrent clients playing.
+
+    .venv/bin/python benchmarks/api.py            # about 2 minutes, prints a table + JSON
+
+What it does, in one run, talking only to 127.0.0.1:
+
+1. Recreates the database ``lords_bench`` (PostgreSQL at ``PG_URL``, default
+   ``postgres://postgres@127.0.0.1:5432``) and migrates it.
+2. Sets up, through the service functions (the ORM, in this process): 64 users with knox
+   tokens, and many games of Vegas (2-4 players) and, if its engine imports, of Lords of
+   Vegas; every seat is a person with a token (no bots: every move is an HTTP request).
+3. Starts gunicorn (``-k gthread``, ``WORKERS`` x ``THREADS``) on 127.0.0.1 with DEBUG off,
+   SECURE=false, persistent connections (CONN_MAX_AGE=60), the Redis cache (db 14) behind
+   throttling, and THROTTLE_USER/THROTTLE_ANON raised so that throttling never refuses.
+4. Load: 32 client threads (``requests.Session`` each) own a share of the games and play
+   them like the example client does: read the game view as the seat to act, pick a legal
+   command at random, submit it with an Idempotency-Key and the expected version; a finished
+   game is dropped. Bounded by ``LOAD_SECONDS`` (default 30). Reported: moves per second
+   (accepted submissions), requests per second, p50/p99 latency of reads and of submissions,
+   and the CPU time per move of the gunicorn workers and of the load generator (this
+   process), which tells how much of the machine each side took.
+5. Read latency against log length: two Lords of Vegas games after ten real moves, one with
+   10 moves in its log and one with 1,000 (the 990 extra are real commands, standing
+   preferences ``prefer place ask|auto``, applied through ``submit_command`` and replayable);
+   ``GET /games/<id>/`` is timed 200 times on each; the ratio of the medians is reported
+   (and the same for the log tail ``/moves/?since=<version-5>``). Without the Lords of
+   Vegas engine this part is skipped (Vegas has no command that leaves the position as it is).
+6. The peak RSS (VmHWM) of every gunicorn worker, from /proc; then gunicorn stops.
+7. pgbench: ``pgbench -i -s 1`` in a separate database ``lords_pgbench``, then
+   ``pgbench -N -c 32 -j 2 -T LOAD_SECONDS`` on the same PostgreSQL server; the ratio
+   moves_per_second / pgbench TPS is reported.
+
+Targets (documented, not asserted): ratio >= 0.25, p99 < 200 ms, worker < 200 MB, read
+ratio <= 1.2. Note that on a small machine the load generator (32 Python threads), gunicorn
+and PostgreSQL share the same cores, which weighs on the HTTP figures and not on pgbench's.
+
+Environment knobs: PG_URL, LOAD_SECONDS, WORKERS, THREADS, CLIENTS, PORT.
+
+Figures of the first runs (2 CPUs, 24 GB, PostgreSQL 15 and Redis local, other test suites
+running on the same machine at times; 192 games: 144 Vegas, 48 Lords of Vegas)::
+
+    moves/s 44.2   requests/s 120.8   p50 229 ms   p99 770 ms (submit p99 766, read p99 982)
+    pgbench -N 4454 TPS -> ratio 0.010        worker peak RSS 87 MB (3 workers)
+    game view at 1,000 moves vs 10: 9.07 / 9.03 ms -> 1.00 (log tail 0.96)
+    CPU per accepted move: gunicorn 32 ms (2.7 requests), load generator 5 ms
+
+Met: worker memory, flat reads. Missed: the pgbench ratio and p99. The server is CPU-bound:
+about 4 ms of CPU per request is the floor of the stack (middleware, DRF, token check,
+throttle counter in Redis: ``GET /api/v1/me/`` costs 3.9 ms), a game view 6.4 ms and a
+submission ~20 ms (about nine SQL statements in ``submit_command``, then the log read for the
+answer). With 32 closed-loop clients on 2 cores, Little's law gives the latency: 32 / 120
+requests per second = 265 ms. pgbench's 4,000+ TPS are C against the same disk; a ratio of
+0.25 would need ~1,100 moves/s, i.e. about 1 ms of server CPU per move. Ways to close part of
+the gap, outside this file: fewer statements in the write path (one ``UPDATE ... RETURNING``
+for the seat flags, no separate idempotency SELECT on the happy path), dropping middleware the
+API does not use (allauth, messages, whitenoise in front of ``/api/``), more cores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_URL = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432").rstrip("/")
+BENCH_DB = "lords_bench"
+PGBENCH_DB = "lords_pgbench"
+PORT = int(os.environ.get("PORT", "8765"))
+BASE = f"http://127.0.0.1:{PORT}"
+LOAD_SECONDS = float(os.environ.get("LOAD_SECONDS", "30"))
+WORKERS = int(os.environ.get("WORKERS", "3"))
+THREADS = int(os.environ.get("THREADS", "8"))
+CLIENTS = int(os.environ.get("CLIENTS", "32"))
+USERS = 64
+GAMES_PER_CLIENT = 6
+PG_HOST, PG_PORT, PG_USER = "127.0.0.1", "5432", "postgres"
+
+SERVER_ENV = {
+    "DATABASE_URL": f"{PG_URL}/{BENCH_DB}",
+    "REDIS_URL": "redis://127.0.0.1:6379/14",
+    "DEBUG": "false",
+    "SECURE": "false",
+    "SECRET_KEY": "benchmark-only-secret-key-" + "b" * 40,
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SITE_URL": BASE,
+    "THROTTLE_USER": "1000000/min",
+    "THROTTLE_ANON": "1000000/min",
+    "CONN_MAX_AGE": "60",
+    "LOG_LEVEL": "WARNING",
+}
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def pg_bin(name: str) -> str:
+    for candidate in (f"/usr/lib/postgresql/15/bin/{name}", f"/usr/bin/{name}"):
+        if Path(candidate).exists():
+            return candidate
+    return name
+
+
+def psql(sql: str, db: str = "postgres") -> None:
+    subprocess.run(
+        [pg_bin("psql"), "-h", PG_HOST, "-p", PG_PORT, "-U", PG_USER, "-d", db, "-q", "-c", sql],
+        check=True,
+        capture_output=True,
+    )
+
+
+def recreate(db: str) -> None:
+    psql(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    psql(f'CREATE DATABASE "{db}"')
+
+
+# -- setup through the services ------------------------------------------------------------
+
+
+@dataclass
+class BenchGame:
+    id: int
+    tokens: dict[int, str]  # seat order -> token
+    acting: int = 0
+
+
+def setup_django() -> None:
+    os.environ.update(SERVER_ENV)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "lords.settings"
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def migrate() -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env={**os.environ, **SERVER_ENV},
+        check=True,
+    )
+
+
+def lords_available() -> bool:
+    from games.engines.registry import get_engine
+
+    try:
+        get_engine("lords-of-vegas")
+    except Exception:
+        return False
+    return True
+
+
+def make_games(count: int, with_lords: bool) -> tuple[list[BenchGame], dict[str, int]]:
+    from knox.models import AuthToken
+
+    from accounts.models import User
+    from games import selectors, services
+
+    rng = random.Random(1)
+    users, tokens = [], {}
+    for i in range(USERS):
+        user = User.objects.create_user(f"bench{i}@example.org", None, display_name=f"b{i}")
+        _, tokens[user.pk] = AuthToken.objects.create(user=user, expiry=None)
+        users.append(user)
+    games: list[BenchGame] = []
+    kinds = {"vegas": 0, "lords-of-vegas": 0}
+    for i in range(count):
+        kind = "lords-of-vegas" if with_lords and i % 4 == 3 else "vegas"
+        players = rng.choice([2, 3, 4])
+        seated = rng.sample(users, players)
+        game = services.create_game(creator=seated[0], game_type=kind, seats=players)
+        for user in seated[1:]:
+            services.join_game(game=game, user=user)
+        services.start_game(game=game, by=seated[0])
+        seats = {s.order: tokens[s.user_id] for s in game.seats.all() if s.user_id}
+        view = selectors.game_view(game=game, user=seated[0])
+        games.append(BenchGame(game.pk, seats, view["to_act"][0]))
+        kinds[kind] += 1
+    return games, {"users": USERS, **kinds}
+
+
+def make_long_and_short_games() -> tuple[int, int, str] | None:
+    """Two Lords of Vegas games after ten real moves each; the second one then takes 990
+    standing-preference commands, so its log holds 1,000 moves."""
+    if not lords_available():
+        return None
+    from knox.models import AuthToken
+
+    from accounts.models import User
+    from games import selectors, services
+
+    a = User.objects.create_user("long-a@example.org", None)
+    b = User.objects.create_user("long-b@example.org", None)
+    _, token = AuthToken.objects.create(user=a, expiry=None)
+    ids = []
+    for length in (10, 1000):
+        game = services.create_game(creator=a, game_type="lords-of-vegas", seats=2)
+        services.join_game(game=game, user=b)
+        services.start_game(game=game, by=a)
+        rng = random.Random(5)
+        while game.version < 10:
+            view_a = selectors.game_view(game=game, user=a)
+            user = a if view_a["your_turn"] else b
+            view = view_a if user is a else selectors.game_view(game=game, user=b)
+            plain = [c for c in view["legal_commands"] if not c["text"].startswith("trade")]
+            services.submit_command(game=game, user=user, text=rng.choice(plain)["text"])
+        values = ["ask", "auto"]
+        while game.version < length:
+            batch = min(50, length - game.version)
+            text = "; ".join(f"prefer place {values[(game.version + k) % 2]}" for k in range(batch))
+            services.submit_command(game=game, user=a, text=text)
+        ids.append(game.pk)
+    return ids[0], ids[1], token
+
+
+# -- the server ----------------------------------------------------------------------------
+
+
+def start_gunicorn() -> subprocess.Popen[bytes]:
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "lords.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{PORT}",
+        "--workers",
+        str(WORKERS),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(THREADS),
+        "--log-level",
+        "warning",
+    ]
+    server = subprocess.Popen(
+        command, cwd=ROOT, env={**os.environ, **SERVER_ENV}, start_new_session=True
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{BASE}/api/v1/game-types/", timeout=2).status_code == 200:
+                return server
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.2)
+    stop(server)
+    raise RuntimeError("gunicorn did not come up")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+
+def workers(master: int) -> list[int]:
+    """The pids of the master's children, the gunicorn workers."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == master:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def worker_peaks(master: int) -> list[int]:
+    """VmHWM (kB) of the master's children, the gunicorn workers."""
+    peaks = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        ppid = re.search(r"^PPid:\s+(\d+)", text, re.M)
+        hwm = re.search(r"^VmHWM:\s+(\d+) kB", text, re.M)
+        if ppid and hwm and int(ppid.group(1)) == master:
+            peaks.append(int(hwm.group(1)))
+    return peaks
+
+
+# -- the load ------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    reads: list[float] = field(default_factory=list)
+    writes: list[float] = field(default_factory=list)
+    moves: int = 0
+    conflicts: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+
+
+def client(games: list[BenchGame], stop_at: float, stats: Stats, seed: int) -> None:
+    session = requests.Session()
+    rng = random.Random(seed)
+    active = list(games)
+    while active and time.monotonic() < stop_at:
+        game = active[rng.randrange(len(active))]
+        headers = {"Authorization": f"Token {game.tokens[game.acting]}"}
+        t0 = time.perf_counter()
+        response = session.get(f"{BASE}/api/v1/games/{game.id}/", headers=headers, timeout=30)
+        stats.reads.append(time.perf_counter() - t0)
+        view = response.json()
+        if view["status"] != "active":
+            active.remove(game)
+            stats.finished += 1
+            continue
+        if not view["your_turn"]:
+            game.acting = view["to_act"][0]
+            continue
+        choices = [c["text"] for c in view["legal_commands"] if not c["text"].startswith("trade")]
+        headers["Idempotency-Key"] = str(uuid.uuid4())
+        t0 = time.perf_counter()
+        answer = session.post(
+            f"{BASE}/api/v1/games/{game.id}/moves/",
+            json={"command": rng.choice(choices), "expected_version": view["version"]},
+            headers=headers,
+            timeout=30,
+        )
+        stats.writes.append(time.perf_counter() - t0)
+        if answer.status_code == 201:
+            stats.moves += 1
+        elif answer.status_code == 409:
+            stats.conflicts += 1
+        else:
+            stats.errors.append(f"{answer.status_code} {answer.text[:200]}")
+
+
+def run_load(games: list[BenchGame]) -> tuple[Stats, float]:
+    shares = [games[i::CLIENTS] for i in range(CLIENTS)]
+    stats = [Stats() for _ in shares]
+    start = time.monotonic()
+    stop_at = start + LOAD_SECONDS
+    threads = [
+        threading.Thread(target=client, args=(share, stop_at, s, i))
+        for i, (share, s) in enumerate(zip(shares, stats, strict=True))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - start
+    total = Stats()
+    for s in stats:
+        total.reads += s.reads
+        total.writes += s.writes
+        total.moves += s.moves
+        total.conflicts += s.conflicts
+        total.errors += s.errors
+        total.finished += s.finished
+    return total, elapsed
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def time_reads(urls: list[str], token: str, n: int = 200) -> list[float]:
+    """Median latency (ms) of each URL; the URLs take turns, so that a change in the
+    machine's load weighs on all of them alike."""
+    session = requests.Session()
+    headers = {"Authorization": f"Token {token}"}
+    samples: list[list[float]] = [[] for _ in urls]
+    for i in range(n + 10):
+        for url, bucket in zip(urls, samples, strict=True):
+            t0 = time.perf_counter()
+            response = session.get(url, headers=headers, timeout=30)
+            if i >= 10:
+                bucket.append(time.perf_counter() - t0)
+            response.raise_for_status()
+    return [statistics.median(bucket) * 1000 for bucket in samples]
+
+
+def pgbench() -> float:
+    recreate(PGBENCH_DB)
+    base = ["-h", PG_HOST, "-p", PG_PORT, "-U", PG_USER]
+    subprocess.run(
+        [pg_bin("pgbench"), *base, "-i", "-s", "1", "-q", PGBENCH_DB],
+        check=True,
+        capture_output=True,
+    )
+    run = subprocess.run(
+        [
+            pg_bin("pgbench"),
+            *base,
+            "-N",
+            "-c",
+            "32",
+            "-j",
+            "2",
+            "-T",
+            str(int(LOAD_SECONDS)),
+            PGBENCH_DB,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    match = re.search(r"tps = ([\d.]+) \(without initial connection time\)", run.stdout)
+    if match is None:
+        match = re.search(r"tps = ([\d.]+)", run.stdout)
+    assert match is not None, run.stdout
+    return float(match.group(1))
+
+
+def main() -> int:
+    began = time.monotonic()
+    load_before = os.getloadavg()[0]
+    log(f"recreating {BENCH_DB} and migrating")
+    recreate(BENCH_DB)
+    migrate()
+    setup_django()
+    with_lords = lords_available()
+    log(f"setting up {CLIENTS * GAMES_PER_CLIENT} games (Lords of Vegas: {with_lords})")
+    games, population = make_games(CLIENTS * GAMES_PER_CLIENT, with_lords)
+    long_short = make_long_and_short_games()
+    from django.db import connections
+
+    connections.close_all()
+    log(f"starting gunicorn: {WORKERS} workers x {THREADS} threads")
+    server = start_gunicorn()
+    try:
+        log(f"load: {CLIENTS} clients for {LOAD_SECONDS:.0f} s")
+        server_pids = workers(server.pid)
+        server_cpu, client_cpu = cpu_seconds(server_pids), time.process_time()
+        stats, elapsed = run_load(games)
+        server_cpu = cpu_seconds(server_pids) - server_cpu
+        client_cpu = time.process_time() - client_cpu
+        reads: dict[str, float] = {}
+        if long_short is not None:
+            short_id, long_id, token = long_short
+            log("read latency: a game with 10 moves against one with 1,000")
+            figures = time_reads(
+                [
+                    f"{BASE}/api/v1/games/{short_id}/",
+                    f"{BASE}/api/v1/games/{long_id}/",
+                    f"{BASE}/api/v1/games/{short_id}/moves/?since=5",
+                    f"{BASE}/api/v1/games/{long_id}/moves/?since=995",
+                ],
+                token,
+            )
+            names = ["view_10_ms", "view_1000_ms", "tail_10_ms", "tail_1000_ms"]
+            reads = dict(zip(names, figures, strict=True))
+        peaks = worker_peaks(server.pid)
+    finally:
+        stop(server)
+    log(f"pgbench -N, 32 clients, {LOAD_SECONDS:.0f} s")
+    tps = pgbench()
+
+    moves_per_second = stats.moves / elapsed
+    everything = stats.reads + stats.writes
+    result: dict[str, Any] = {
+        "population": population,
+        "workers": WORKERS,
+        "threads": THREADS,
+        "clients": CLIENTS,
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
+        "moves_per_second": round(moves_per_second, 1),
+        "requests_per_second": round(len(everything) / elapsed, 1),
+        "games_finished": stats.finished,
+        "conflicts": stats.conflicts,
+        "errors": len(stats.errors),
+        "p50_ms": round(pct(everything, 0.50), 1),
+        "p99_ms": round(pct(everything, 0.99), 1),
+        "submit_p50_ms": round(pct(stats.writes, 0.50), 1),
+        "submit_p99_ms": round(pct(stats.writes, 0.99), 1),
+        "read_p50_ms": round(pct(stats.reads, 0.50), 1),
+        "read_p99_ms": round(pct(stats.reads, 0.99), 1),
+        "server_cpu_ms_per_move": round(server_cpu / max(stats.moves, 1) * 1000, 1),
+        "client_cpu_ms_per_move": round(client_cpu / max(stats.moves, 1) * 1000, 1),
+        "pgbench_tps": round(tps, 1),
+        "ratio_moves_to_pgbench": round(moves_per_second / tps, 3),
+        "worker_peak_rss_mb": round(max(peaks) / 1024, 1) if peaks else None,
+        "workers_seen": len(peaks),
+        **{k: round(v, 2) for k, v in reads.items()},
+        "read_ratio_1000_to_10": (
+            round(reads["view_1000_ms"] / reads["view_10_ms"], 2) if reads else None
+        ),
+        "tail_ratio_1000_to_10": (
+            round(reads["tail_1000_ms"] / reads["tail_10_ms"], 2) if reads else None
+        ),
+        "total_seconds": round(time.monotonic() - began, 1),
+        "cpus": os.cpu_count(),
+        "loadavg_before": round(load_before, 2),
+        "loadavg_after": round(os.getloadavg()[0], 2),
+    }
+    targets = {
+        "ratio_moves_to_pgbench": (">=", 0.25),
+        "p99_ms": ("<", 200),
+        "worker_peak_rss_mb": ("<", 200),
+        "read_ratio_1000_to_10": ("<=", 1.2),
+    }
+    print()
+    print(f"{'figure':<28}{'value':>14}  target")
+    for key, value in result.items():
+        if key == "population":
+            continue
+        target = targets.get(key)
+        mark = ""
+        if target is not None and isinstance(value, int | float):
+            op, bound = target
+            ok = {"<": value < bound, "<=": value <= bound, ">=": value >= bound}[op]
+            mark = f"{op} {bound}  {'met' if ok else 'MISSED'}"
+        print(f"{key:<28}{value!s:>14}  {mark}")
+    if stats.errors:
+        print("first errors:", *stats.errors[:3], sep="\n  ")
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

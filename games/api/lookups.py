@@ -1,0 +1,65 @@
+"""Finding the object a URL names, with the selectors' visibility rule.
+
+The contract's selectors take model objects; these small reads turn a URL's ids into them
+(404 in the one error shape when there is none) and apply ``selectors.may_see`` (private
+games: their players, invitees and staff only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import selectors
+from games.models import Game, TradeOffer
+from games.services.errors import GameNotActive, NotAllowed, NotFound
+
+
+def game(game_id: int) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"there is no game #{game_id}", game=game_id) from None
+
+
+def visible_game(game_id: int, user: Any) -> Game:
+    """The game, if ``user`` may see it (403 for someone else's private game)."""
+    found = game(game_id)
+    if not selectors.may_see(game=found, user=user):
+        raise NotAllowed(f"game #{game_id} is private", game=game_id)
+    return found
+
+
+def joinable_game(game_id: int, user: Any, token: str | None) -> Game:
+    """An invitation token makes a private game visible to whoever holds it; the service
+    checks the token itself."""
+    return game(game_id) if token else visible_game(game_id, user)
+
+
+def finished_game(game_id: int, user: Any) -> Game:
+    """Verification replays from the seed, which is secret until the end."""
+    found = visible_game(game_id, user)
+    if found.status != Game.Status.FINISHED:
+        raise GameNotActive(
+            f"game #{game_id} is {found.status}: it can be verified once it is over and its "
+            "seed is revealed",
+            status_now=found.status,
+        )
+    return found
+
+
+def trade_offers(of: Game) -> QuerySet[TradeOffer]:
+    return (
+        TradeOffer.objects.filter(game=of)
+        .select_related("proposer", "move")
+        .order_by("-created_at", "-id")
+    )
+
+
+def offer(game_id: int, offer_id: int, user: Any) -> TradeOffer:
+    """An offer of that game (an offer id from another game is not found here)."""
+    found = trade_offers(visible_game(game_id, user)).filter(pk=offer_id).first()
+    if found is None:
+        raise NotFound(f"game #{game_id} has no trade offer #{offer_id}", offer=offer_id)
+    return found

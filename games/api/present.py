@@ -1,0 +1,129 @@
+"""The plain dicts the API answers, built from the selectors and the services' results.
+
+Nothing here decides anything: the game view and the move log come from ``games.selectors``
+(which hide the seed and every hidden order); this module only picks and shapes fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import selectors
+from games.engines import registry
+from games.models import Game, Invitation, Move, Seat, TradeOffer
+from games.services import Verification
+
+
+def game_type(slug: str) -> dict[str, Any]:
+    engine = registry.get_engine(slug)
+    try:
+        defaults = engine.normalize_options({}, engine.min_players)
+    except ValueError:
+        defaults = {}
+    return {
+        "slug": slug,
+        "name": engine.name,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "default_options": defaults,
+        "bots": list(engine.bots),
+    }
+
+
+def seat(s: Seat, user: Any) -> dict[str, Any]:
+    return {
+        "order": s.order,
+        "name": s.name,
+        "colour": s.colour,
+        "bot": s.bot or None,
+        "user": s.user_id,
+        "resigned": s.resigned,
+        "to_act": s.to_act,
+    }
+
+
+def game_summary(game: Game, user: Any) -> dict[str, Any]:
+    """A line of "my games" (no engine work: the list stays cheap)."""
+    seats = sorted(game.seats.all(), key=lambda s: s.order)
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    return {
+        "id": game.pk,
+        "game_type": game.game_type,
+        "options": game.options,
+        "status": game.status,
+        "version": game.version,
+        "private": game.private,
+        "max_seats": game.max_seats,
+        "turn_hours": game.turn_hours,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "deadline": game.deadline,
+        "seats": [seat(s, user) for s in seats],
+        "your_seat": None if mine is None else mine.order,
+        "your_turn": mine is not None and mine.to_act and not mine.resigned,
+    }
+
+
+def game_view(game: Game, user: Any) -> dict[str, Any]:
+    return selectors.game_view(game=game, user=user)
+
+
+def moves(written: list[Move], user: Any) -> list[dict[str, Any]]:
+    """The Moves a submission wrote, in the move log's shape (one selector for both)."""
+    if not written:
+        return []
+    first, last = written[0].seq, written[-1].seq
+    logged = selectors.moves_since(game=written[0].game, since=first - 1, user=user)
+    return [m for m in logged if m["seq"] <= last]
+
+
+def trade(offer: TradeOffer) -> dict[str, Any]:
+    return {
+        "id": offer.pk,
+        "proposer": offer.proposer.order,
+        "text": offer.text,
+        "command": offer.command,
+        "parties": offer.parties,
+        "accepted_by": offer.accepted_by,
+        "status": offer.status,
+        "message": offer.message,
+        "created_at": offer.created_at,
+        "expires_at": offer.expires_at,
+        "resolved_at": offer.resolved_at,
+        "move": None if offer.move is None else offer.move.seq,
+    }
+
+
+def decisions(game: Game, user: Any, offers: list[TradeOffer]) -> dict[str, Any]:
+    """What the game waits on ``user`` for: their commands now, and open offers that
+    name them as a party and that they have not accepted yet."""
+    view = selectors.game_view(game=game, user=user)
+    mine = view["your_seat"]
+    waiting = [
+        o
+        for o in offers
+        if o.status == TradeOffer.Status.OPEN and mine in o.parties and mine not in o.accepted_by
+    ]
+    return {
+        "version": view["version"],
+        "your_seat": mine,
+        "your_turn": view["your_turn"],
+        "legal_commands": view["legal_commands"],
+        "trades": [trade(o) for o in waiting],
+    }
+
+
+def invitation(inv: Invitation) -> dict[str, Any]:
+    return {
+        "id": inv.pk,
+        "game": inv.game_id,
+        "email": inv.email,
+        "token": inv.token,
+        "created_at": inv.created_at,
+        "accepted_at": inv.accepted_at,
+    }
+
+
+def verification(v: Verification) -> dict[str, Any]:
+    return v.to_json()

@@ -1,0 +1,310 @@
+"""Serializers of the REST API: they check the shape of input and describe the output.
+
+Input serializers only validate types and ranges; every platform rule (who may move, versions,
+idempotency, full games) is the services' business and every game rule the engine's.
+Output serializers mostly document (for the OpenAPI schema) the plain dicts that the views
+build from the selectors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.engines import registry
+
+MAX_COMMAND_TEXT = 2_000
+MAX_JSON_DEPTH = 12
+MAX_JSON_ITEMS = 2_000
+
+
+def _unstorable(text: str) -> bool:
+    """NUL and lone surrogates: PostgreSQL (text and JSONB) cannot store them."""
+    return "\x00" in text or any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def check_json(value: Any) -> None:
+    """Refuse JSON a database cannot store or that is absurdly deep or large, with a
+    message rather than a database error."""
+    budget = [MAX_JSON_ITEMS]
+
+    def walk(item: Any, depth: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise serializers.ValidationError(f"At most {MAX_JSON_ITEMS} values, please.")
+        if depth > MAX_JSON_DEPTH:
+            raise serializers.ValidationError(f"Nested deeper than {MAX_JSON_DEPTH} levels.")
+        if isinstance(item, str) and _unstorable(item):
+            raise serializers.ValidationError("Text may not hold NUL or lone surrogates.")
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                walk(str(key), depth + 1)
+                walk(inner, depth + 1)
+        elif isinstance(item, list):
+            for inner in item:
+                walk(inner, depth + 1)
+        elif isinstance(item, float) and item != item:  # NaN
+            raise serializers.ValidationError("NaN is not a JSON number.")
+
+    walk(value, 0)
+
+
+# -- fields ----------------------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "example": "place 4", "maxLength": MAX_COMMAND_TEXT},
+            {
+                "type": "object",
+                "additionalProperties": True,
+                "example": {"type": "place", "number": 4},
+            },
+            {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+        ],
+        "description": (
+            "A command in the text notation (several separated by ';'), or one command as "
+            "JSON (its engine's to_json form), or a list of them."
+        ),
+    }
+)
+class CommandField(serializers.Field):
+    """Text (``"build A2 sphinx"``, ``"place 4; place 5"``) or one JSON command."""
+
+    default_error_messages = {
+        "type": "A command is text, e.g. 'place 4', or a JSON object such as "
+        "the legal_commands of the game view list.",
+        "empty": "The command is empty: write one, e.g. 'place 4'.",
+        "long": f"The command is longer than {MAX_COMMAND_TEXT} characters.",
+    }
+
+    def to_internal_value(self, data: Any) -> str | dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(data, str):
+            if not data.strip():
+                self.fail("empty")
+            if len(data) > MAX_COMMAND_TEXT:
+                self.fail("long")
+            check_json(data)
+            return data
+        if isinstance(data, dict) or (
+            isinstance(data, list) and data and all(isinstance(item, dict) for item in data)
+        ):
+            check_json(data)
+            return data
+        self.fail("type")
+        raise AssertionError  # unreachable: fail() raises
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+# -- input -----------------------------------------------------------------------------------
+
+
+class GameCreateSerializer(serializers.Serializer[Any]):
+    game_type = serializers.ChoiceField(choices=registry.slugs(), help_text="A game type slug.")
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        validators=[check_json],
+        help_text="The game type's options, e.g. {'variant': 'neutral'} for Vegas.",
+    )
+    seats = serializers.IntegerField(
+        min_value=2, max_value=6, default=4, help_text="How many seats (players and bots)."
+    )
+    turn_hours = serializers.IntegerField(
+        min_value=1, max_value=24 * 30, default=72, help_text="Time for each turn."
+    )
+    private = serializers.BooleanField(
+        default=False, help_text="Private games are joined by invitation only."
+    )
+
+
+class JoinSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The invitation token (private games).",
+    )
+
+
+class BotSerializer(serializers.Serializer[Any]):
+    bot = serializers.CharField(
+        max_length=32, default="greedy", help_text="A bot of the game type ('greedy'...)."
+    )
+
+
+class InviteSerializer(serializers.Serializer[Any]):
+    email = serializers.EmailField()
+
+
+class CommandSerializer(serializers.Serializer[Any]):
+    command = CommandField()
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The version you played against (also accepted as an If-Match header); "
+        "a stale one is refused with 409 and the current version.",
+    )
+
+
+class TradeProposeSerializer(serializers.Serializer[Any]):
+    command = CommandField(help_text="The trade, in the game's notation or as JSON.")
+
+
+class MovesQuerySerializer(serializers.Serializer[Any]):
+    since = serializers.IntegerField(
+        required=False,
+        default=-1,
+        min_value=-1,
+        max_value=2**31 - 1,
+        help_text="Only the moves with seq greater than this: a client at version v asks "
+        "since=v. Leave it out for the whole log, the setup (seq 0) included.",
+    )
+
+
+class GamesQuerySerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(
+        choices=["open", "active", "finished", "cancelled"], required=False
+    )
+    waiting = serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="true: only games waiting for me."
+    )
+
+
+# -- output (documentation of the dicts the views answer) ----------------------------------
+
+
+class GameTypeSerializer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    default_options = serializers.DictField()
+    bots = serializers.ListField(child=serializers.CharField())
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    order = serializers.IntegerField(help_text="The engine's seat index (from the start).")
+    name = serializers.CharField()
+    colour = serializers.CharField()
+    bot = serializers.CharField(allow_null=True, help_text="The bot playing it, if any.")
+    user = serializers.IntegerField(allow_null=True)
+    resigned = serializers.BooleanField()
+    to_act = serializers.BooleanField()
+
+
+class _GameBaseSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game_type = serializers.CharField()
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=["open", "active", "finished", "cancelled"])
+    version = serializers.IntegerField(help_text="The seq of the last move; 0 after setup.")
+    private = serializers.BooleanField()
+    max_seats = serializers.IntegerField()
+    turn_hours = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    seats = SeatSerializer(many=True)
+    your_seat = serializers.IntegerField(allow_null=True, help_text="Null: not seated.")
+    your_turn = serializers.BooleanField(help_text="The game waits on you.")
+
+
+class GameSummarySerializer(_GameBaseSerializer):
+    pass
+
+
+class LegalCommandSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(help_text="Submit this as {'command': text}.")
+    command = serializers.DictField(help_text="The same as JSON.")
+
+
+class GameViewSerializer(_GameBaseSerializer):
+    created_by = serializers.IntegerField(allow_null=True)
+    to_act = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats the game waits for."
+    )
+    legal_commands = LegalCommandSerializer(many=True, help_text="What you may submit now.")
+    seed_hash = serializers.CharField(
+        allow_null=True, help_text="sha256 of the secret seed, public from the start."
+    )
+    seed = serializers.CharField(allow_null=True, help_text="Revealed once the game is over.")
+    outcome = serializers.DictField(allow_null=True)
+    view = serializers.DictField(
+        allow_null=True, help_text="The engine's view for your seat: no hidden information."
+    )
+    text = serializers.CharField(help_text="The board as plain text (what the emails show).")
+
+
+class MoveSerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="Seat order; null: the system.")
+    source = serializers.ChoiceField(  # type: ignore[assignment]
+        choices=["web", "api", "email", "system", "bot"]
+    )
+    text = serializers.CharField(help_text="The command in the text notation.")
+    command = serializers.DictField(allow_null=True)
+    events = serializers.ListField(child=serializers.DictField())
+    described = serializers.ListField(
+        child=serializers.CharField(), help_text="Each event as a sentence."
+    )
+    created_at = serializers.DateTimeField()
+
+
+class MoveListSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    moves = MoveSerializer(many=True)
+
+
+class MoveResultSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="The game's version after your command(s).")
+    moves = MoveSerializer(many=True, help_text="Yours, then any bot moves that followed.")
+
+
+class TradeOfferSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    proposer = serializers.IntegerField(help_text="Seat order of the proposer.")
+    text = serializers.CharField()
+    command = serializers.DictField()
+    parties = serializers.ListField(child=serializers.IntegerField())
+    accepted_by = serializers.ListField(child=serializers.IntegerField())
+    status = serializers.CharField(
+        help_text="open, executed, failed, declined, withdrawn or expired."
+    )
+    message = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+    move = serializers.IntegerField(allow_null=True, help_text="seq of the executing Move.")
+
+
+class DecisionsSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    your_seat = serializers.IntegerField(allow_null=True)
+    your_turn = serializers.BooleanField()
+    legal_commands = LegalCommandSerializer(many=True)
+    trades = TradeOfferSerializer(many=True, help_text="Open offers that wait for your answer.")
+
+
+class InvitationSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    email = serializers.EmailField()
+    token = serializers.CharField(help_text="Joins the private game: POST .../join/ {token}.")
+    created_at = serializers.DateTimeField()
+    accepted_at = serializers.DateTimeField(allow_null=True)
+
+
+class VerificationSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    ok = serializers.BooleanField()
+    moves_checked = serializers.IntegerField()
+    problems = serializers.ListField(child=serializers.CharField())
+    first_bad_seq = serializers.IntegerField(allow_null=True)

@@ -15,6 +15,7 @@ import pytest
 
 _LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/lords"
 _LOCAL_REDIS = "redis://127.0.0.1:6379/15"
+_REASON = "PostgreSQL is not reachable (DATABASE_URL is not a postgres:// URL)"
 _skipped: list[str] = []
 
 
@@ -54,11 +55,16 @@ def pytest_report_header() -> list[str]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if _using_postgres():
         return
-    reason = "PostgreSQL is not reachable (DATABASE_URL is not a postgres:// URL)"
     for item in items:
         if item.get_closest_marker("postgres"):
-            item.add_marker(pytest.mark.skip(reason=reason))
-            _skipped.append(item.nodeid)
+            item.add_marker(pytest.mark.skip(reason=_REASON))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collect our skips from the reports, so the banner works under pytest-xdist too
+    (the reports of every worker reach the controlling process)."""
+    if report.skipped and _REASON in str(report.longrepr):
+        _skipped.append(report.nodeid)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

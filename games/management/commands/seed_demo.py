@@ -92,5 +92,6 @@ class Command(BaseCommand):
 def _user(email: str, **extra: Any) -> User:
     user = User.objects.filter(email=email).first()
     if user is None:
-        user = User.objects.create_user(email, PASSWORD, **extra)
+        display_name = email.split("@", 1)[0].capitalize()
+        user = User.objects.create_user(email, PASSWORD, display_name=display_name, **extra)
     return user

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from games.engines.base import IllegalCommand
 from games.engines.vegas import ENGINE, Place
-from games.engines.vegas.rules import CASINOS, DICE_PER_PLAYER, WHITE_DICE, dice_left
+from games.engines.vegas.commands import CASINOS
+from games.engines.vegas.rules import DICE_PER_PLAYER, WHITE_DICE, dice_left
 from tests.engines.vegas.helpers import clone, frozen, play_random_game
 
 GAMES = settings(max_examples=25, deadline=None)

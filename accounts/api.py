@@ -20,12 +20,12 @@ from knox.views import LoginView
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
 from games.api.base import AUTHENTICATION, TOKEN_CREATION
 from games.api.schema import errors
+from games.api.throttling import AnonRateThrottle, UserRateThrottle
 
 
 class ProfileSerializer(serializers.ModelSerializer[User]):

@@ -13,11 +13,14 @@ What it does, in one run, talking only to 127.0.0.1:
 3. Starts gunicorn (``-k gthread``, ``WORKERS`` x ``THREADS``) on 127.0.0.1 with DEBUG off,
    SECURE=false, persistent connections (CONN_MAX_AGE=60), the Redis cache (db 14) behind
    throttling, and THROTTLE_USER/THROTTLE_ANON raised so that throttling never refuses.
-4. Load: 32 client threads (``requests.Session`` each) own a share of the games and play
-   them like the example client does: read the game view as the seat to act, pick a legal
-   command at random, submit it with an Idempotency-Key and the expected version; a finished
-   game is dropped. Bounded by ``LOAD_SECONDS`` (default 30). Reported: moves per second
-   (accepted submissions), requests per second, p50/p99 latency of reads and of submissions,
+4. Load: 32 client threads (a keep-alive ``http.client`` connection each: cheap, the load
+   generator shares the cores) own a share of the games and play them like the example
+   client does: read the game view as the seat to act, pick a legal command at random,
+   submit it with an Idempotency-Key and the expected version; the submission's answer says
+   whom the game waits on and, when it is still the same seat, its legal commands, so the
+   next move needs no read; a finished game is dropped. Bounded by ``LOAD_SECONDS``
+   (default 30). Reported: moves per second (accepted submissions), requests per second
+   (and per move), p50/p99 latency of reads and of submissions,
    and the CPU time per move of the gunicorn workers and of the load generator (this
    process), which tells how much of the machine each side took.
 5. Read latency against log length: two Lords of Vegas games after ten real moves, one with
@@ -37,28 +40,36 @@ and PostgreSQL share the same cores, which weighs on the HTTP figures and not on
 
 Environment knobs: PG_URL, LOAD_SECONDS, WORKERS, THREADS, CLIENTS, PORT.
 
-Figures of the first runs (2 CPUs, 24 GB, PostgreSQL 15 and Redis local, other test suites
-running on the same machine at times; 192 games: 144 Vegas, 48 Lords of Vegas)::
+Figures (2 CPUs, 24 GB, PostgreSQL 15 and Redis local, other test suites running on the
+same machine at times; 192 games: 144 Vegas, 48 Lords of Vegas). Before and after the
+write-path work, run back to back in the same conditions (3 workers x 8 threads)::
 
-    moves/s 44.2   requests/s 120.8   p50 229 ms   p99 770 ms (submit p99 766, read p99 982)
-    pgbench -N 4454 TPS -> ratio 0.010        worker peak RSS 87 MB (3 workers)
-    game view at 1,000 moves vs 10: 9.07 / 9.03 ms -> 1.00 (log tail 0.96)
-    CPU per accepted move: gunicorn 32 ms (2.7 requests), load generator 5 ms
+                          before (HEAD 339d212)      after
+    moves/s                     56.2                 92.0
+    requests/s (per move)      152.6 (2.7)          159.6 (1.73)
+    p50 / p99 ms             174 / 618            112 / 733
+    server CPU per move         24.7 ms              16.6 ms
+    load generator per move      3.9 ms               1.0 ms
+    pgbench -N TPS -> ratio   4310 -> 0.013        3530 -> 0.026
+    worker peak RSS             88 MB               121 MB
+    game view 1,000 vs 10 moves  0.95                1.05
 
-Met: worker memory, flat reads. Missed: the pgbench ratio and p99. The server is CPU-bound:
-about 4 ms of CPU per request is the floor of the stack (middleware, DRF, token check,
-throttle counter in Redis: ``GET /api/v1/me/`` costs 3.9 ms), a game view 6.4 ms and a
-submission ~20 ms (about nine SQL statements in ``submit_command``, then the log read for the
-answer). With 32 closed-loop clients on 2 cores, Little's law gives the latency: 32 / 120
-requests per second = 265 ms. pgbench's 4,000+ TPS are C against the same disk; a ratio of
-0.25 would need ~1,100 moves/s, i.e. about 1 ms of server CPU per move. Ways to close part of
-the gap, outside this file: fewer statements in the write path (one ``UPDATE ... RETURNING``
-for the seat flags, no separate idempotency SELECT on the happy path), dropping middleware the
-API does not use (allauth, messages, whitenoise in front of ``/api/``), more cores.
+Met: worker memory, flat reads. Missed: the pgbench ratio and p99. What bounds them: the
+server is CPU-bound in Python; a move costs ~17 ms of worker CPU on top of PostgreSQL's and
+Redis's own CPU, on the 2 cores the load generator also uses. The floor of a request is the
+Django/DRF stack (middleware, authentication with one token query, the throttle's Redis
+round trip, rendering) at ~3-4 ms; a submission is 7-8 SQL statements (token, BEGIN, the
+locked game row, its seats, INSERT of the move, UPDATE of the game, UPDATE of the waiting
+flags when they change, COMMIT), each ~0.3-0.5 ms of ORM work. pgbench -N is 5 statements of
+C per transaction against the same server: a ratio of 0.25 would need ~900 moves/s, i.e.
+~2 ms of server CPU per move including HTTP: out of reach for Django on 2 cores (it would
+take either many more cores, or a hand-written SQL path outside the ORM and DRF). With 32
+closed-loop clients, Little's law ties p99 to throughput: 32 / 160 requests/s = 200 ms mean.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -137,6 +148,7 @@ class BenchGame:
     id: int
     tokens: dict[int, str]  # seat order -> token
     acting: int = 0
+    known: tuple[int, list[dict[str, Any]]] | None = None  # (version, legal) when known
 
 
 def setup_django() -> None:
@@ -256,7 +268,7 @@ def start_gunicorn() -> subprocess.Popen[bytes]:
         try:
             if requests.get(f"{BASE}/api/v1/game-types/", timeout=2).status_code == 200:
                 return server
-        except requests.ConnectionError:
+        except requests.RequestException:  # not up yet, or still importing (slow start)
             pass
         time.sleep(0.2)
     stop(server)
@@ -326,40 +338,87 @@ class Stats:
     finished: int = 0
 
 
+def call(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    token: str,
+    body: dict[str, Any] | None = None,
+    key: str | None = None,
+) -> tuple[int, Any]:
+    """One request on the client's keep-alive connection (http.client: a fraction of the
+    CPU of ``requests``, whose cost would otherwise weigh on the 2 cores the server
+    shares); a connection the server closed is reopened once (a POST is safe to resend: it
+    carries an Idempotency-Key)."""
+    headers = {"Authorization": f"Token {token}"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    for attempt in (1, 2):
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+            break
+        except (http.client.HTTPException, ConnectionError):
+            conn.close()
+            if attempt == 2:
+                raise
+    return response.status, json.loads(raw) if raw else None
+
+
 def client(games: list[BenchGame], stop_at: float, stats: Stats, seed: int) -> None:
-    session = requests.Session()
+    """Plays like the example client: read the game as the seat to act, submit a legal
+    command with an Idempotency-Key and the expected version. The answer to a submission
+    says whom the game waits on and, if still on the same seat, its legal commands: the
+    next move then needs no read (2 requests a move at most, fewer in Lords of Vegas)."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
     rng = random.Random(seed)
     active = list(games)
     while active and time.monotonic() < stop_at:
         game = active[rng.randrange(len(active))]
-        headers = {"Authorization": f"Token {game.tokens[game.acting]}"}
+        token = game.tokens[game.acting]
+        if game.known is None:
+            t0 = time.perf_counter()
+            _, view = call(conn, "GET", f"/api/v1/games/{game.id}/", token)
+            stats.reads.append(time.perf_counter() - t0)
+            if view["status"] != "active":
+                active.remove(game)
+                stats.finished += 1
+                continue
+            if not view["your_turn"]:
+                game.acting = view["to_act"][0]
+                continue
+            game.known = (view["version"], view["legal_commands"])
+        version, legal = game.known
+        choices = [c["text"] for c in legal if not c["text"].startswith("trade")]
         t0 = time.perf_counter()
-        response = session.get(f"{BASE}/api/v1/games/{game.id}/", headers=headers, timeout=30)
-        stats.reads.append(time.perf_counter() - t0)
-        view = response.json()
-        if view["status"] != "active":
-            active.remove(game)
-            stats.finished += 1
-            continue
-        if not view["your_turn"]:
-            game.acting = view["to_act"][0]
-            continue
-        choices = [c["text"] for c in view["legal_commands"] if not c["text"].startswith("trade")]
-        headers["Idempotency-Key"] = str(uuid.uuid4())
-        t0 = time.perf_counter()
-        answer = session.post(
-            f"{BASE}/api/v1/games/{game.id}/moves/",
-            json={"command": rng.choice(choices), "expected_version": view["version"]},
-            headers=headers,
-            timeout=30,
+        code, answer = call(
+            conn,
+            "POST",
+            f"/api/v1/games/{game.id}/moves/",
+            token,
+            {"command": rng.choice(choices), "expected_version": version},
+            key=str(uuid.uuid4()),
         )
         stats.writes.append(time.perf_counter() - t0)
-        if answer.status_code == 201:
+        game.known = None
+        if code == 201:
             stats.moves += 1
-        elif answer.status_code == 409:
+            if answer["status"] != "active":
+                active.remove(game)
+                stats.finished += 1
+            elif answer["your_turn"]:
+                game.known = (answer["version"], answer["legal_commands"])
+            elif answer["to_act"]:
+                game.acting = answer["to_act"][0]
+        elif code == 409:
             stats.conflicts += 1
         else:
-            stats.errors.append(f"{answer.status_code} {answer.text[:200]}")
+            stats.errors.append(f"{code} {answer}"[:200])
 
 
 def run_load(games: list[BenchGame]) -> tuple[Stats, float]:
@@ -497,6 +556,7 @@ def main() -> int:
         "moves": stats.moves,
         "moves_per_second": round(moves_per_second, 1),
         "requests_per_second": round(len(everything) / elapsed, 1),
+        "requests_per_move": round(len(everything) / max(stats.moves, 1), 2),
         "games_finished": stats.finished,
         "conflicts": stats.conflicts,
         "errors": len(stats.errors),

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat
 from games.services.errors import NotAllowed
-from games.services.moves import engine_for
+from games.services.moves import MoveResult, engine_for
 
 
 def games_for_user(
@@ -139,19 +140,104 @@ def moves_since(*, game: Game, since: int = -1, user: Any = None) -> list[dict[s
     names = seat_names(game)
     engine = engine_for(game) if game.state is not None else None
     moves = Move.objects.filter(game=game, seq__gt=since).select_related("seat").order_by("seq")
-    return [
-        {
-            "seq": m.seq,
-            "seat": m.seat.order if m.seat is not None else None,
-            "source": m.source,
-            "text": m.text,
-            "command": m.command,
-            "events": m.events,
-            "described": [_describe(engine, e, names) for e in m.events],
-            "created_at": m.created_at,
-        }
-        for m in moves
-    ]
+    return [_move(m, m.seat, engine, names) for m in moves]
+
+
+def _move(
+    m: Move, seat: Seat | None, engine: GameEngine | None, names: list[str]
+) -> dict[str, Any]:
+    return {
+        "seq": m.seq,
+        "seat": seat.order if seat is not None else None,
+        "source": m.source,
+        "text": m.text,
+        "command": m.command,
+        "events": m.events,
+        "described": [_describe(engine, e, names) for e in m.events],
+        "created_at": m.created_at,
+    }
+
+
+def submission_answer(*, result: MoveResult, user: Any) -> dict[str, Any]:
+    """The answer to a submission: the version after it, the Moves it wrote (in the move
+    log's shape), and what the game waits on right after it: ``status``, ``to_act``,
+    ``your_turn`` and the submitter's ``legal_commands`` (so that a client needs no read
+    before its next decision when it still has to act).
+
+    Every field is a function of the log up to the submission's last Move, so a replayed
+    idempotency key gets the same answer byte for byte: the snapshot serves while it is
+    still at that version; once the game has moved on, the position is replayed from the
+    seed (the seed never leaves the server)."""
+    moves = result.moves
+    fresh = result.game is not None and bool(result.seats)
+    if result.game is not None and fresh:
+        game, seats = result.game, result.seats
+        state = game.state
+    else:
+        game = Game.objects.get(pk=moves[0].game_id)
+        seats = list(game.seats.select_related("user").order_by("order"))
+        state = game.state
+        if moves and moves[-1].seq != game.version:
+            state = _state_at(game, len(seats), moves[-1].seq)
+    engine = engine_for(game)
+    by_id = {s.pk: s for s in seats}
+    names = [s.name for s in seats]
+    mover = by_id.get(moves[0].seat_id) if moves and moves[0].seat_id is not None else None
+    finished = state is None or engine.outcome(state) is not None
+    to_act: list[int] = [] if state is None or finished else list(engine.to_act(state))
+    your_turn = mover is not None and mover.order in to_act
+    legal: list[dict[str, Any]] = []
+    if your_turn and mover is not None and state is not None:
+        legal = _legal(engine, state, mover.order)
+    return {
+        "version": moves[-1].seq if moves else result.version,
+        "moves": [
+            _move(
+                _as_stored(m) if fresh else m,
+                None if m.seat_id is None else by_id.get(m.seat_id),
+                engine,
+                names,
+            )
+            for m in moves
+        ],
+        "status": Game.Status.FINISHED if finished else Game.Status.ACTIVE,
+        "to_act": to_act,
+        "your_turn": your_turn,
+        "legal_commands": legal,
+    }
+
+
+def _as_stored(m: Move) -> Move:
+    """The Move as the log gives it back: PostgreSQL's ``jsonb`` keeps an object's keys
+    shortest first, then in byte order; a fresh answer shows them so too, so that it is the
+    same, byte for byte, as the answer to a replayed idempotency key (read from the log)."""
+    if connection.vendor == "postgresql":  # elsewhere (SQLite), JSON keeps its key order
+        m.command = _jsonb_order(m.command)
+        m.events = _jsonb_order(m.events)
+    return m
+
+
+def _jsonb_order(value: Any) -> Any:
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (len(k.encode()), k.encode()))
+        return {k: _jsonb_order(value[k]) for k in keys}
+    if isinstance(value, list | tuple):
+        return [_jsonb_order(v) for v in value]
+    return value
+
+
+def _state_at(game: Game, players: int, seq: int) -> Any:
+    """The position right after Move ``seq``, replayed from the seed (platform events, such
+    as resignations, change no position)."""
+    engine = engine_for(game)
+    state, _ = engine.new_game(players, game.options, game.seed)
+    log = Move.objects.filter(game=game, seq__gt=0, seq__lte=seq, command__isnull=False)
+    for m in log.select_related("seat").order_by("seq"):
+        if m.command is None:  # (excluded above; for the type checker)
+            continue
+        order = m.seat.order if m.seat is not None else None
+        state, _ = engine.apply(state, order, engine.command_from_json(m.command))
+    return state
 
 
 def _describe(engine: GameEngine | None, event: dict[str, Any], names: list[str]) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 
 from games import selectors
 from games.engines import registry
-from games.models import Game, Invitation, Move, Seat, TradeOffer
-from games.services import Verification
+from games.models import Game, Invitation, Seat, TradeOffer
+from games.services import MoveResult, Verification
 
 
 def game_type(slug: str) -> dict[str, Any]:
@@ -69,13 +69,10 @@ def game_view(game: Game, user: Any) -> dict[str, Any]:
     return selectors.game_view(game=game, user=user)
 
 
-def moves(written: list[Move], user: Any) -> list[dict[str, Any]]:
-    """The Moves a submission wrote, in the move log's shape (one selector for both)."""
-    if not written:
-        return []
-    first, last = written[0].seq, written[-1].seq
-    logged = selectors.moves_since(game=written[0].game, since=first - 1, user=user)
-    return [m for m in logged if m["seq"] <= last]
+def submission(result: MoveResult, user: Any) -> dict[str, Any]:
+    """The answer to a submission (the Moves in the move log's shape, and what the game
+    waits on right after them)."""
+    return selectors.submission_answer(result=result, user=user)
 
 
 def trade(offer: TradeOffer) -> dict[str, Any]:

@@ -266,6 +266,15 @@ class MoveListSerializer(serializers.Serializer[Any]):
 class MoveResultSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text="The game's version after your command(s).")
     moves = MoveSerializer(many=True, help_text="Yours, then any bot moves that followed.")
+    status = serializers.CharField(help_text="active, or finished if these moves ended it.")
+    to_act = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The seats the game waits for right after these moves.",
+    )
+    your_turn = serializers.BooleanField(help_text="Whether it still waits on you.")
+    legal_commands = LegalCommandSerializer(
+        many=True, help_text="What you may submit next if it still waits on you (else empty)."
+    )
 
 
 class TradeOfferSerializer(serializers.Serializer[Any]):

@@ -302,7 +302,7 @@ class MovesView(ApiView):
             expected_version=expected,
             idempotency_key=key,
         )
-        body = {"version": result.version, "moves": present.moves(result.moves, request.user)}
+        body = present.submission(result, request.user)
         if result.replayed:
             return Response(body, status=200, headers={"Idempotent-Replayed": "true"})
         return Response(body, status=status.HTTP_201_CREATED)

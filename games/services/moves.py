@@ -50,6 +50,11 @@ class MoveResult:
     version: int
     moves: list[Move] = field(default_factory=list)
     replayed: bool = False
+    game: Game | None = None
+    """The game row as written (fresh answers only): lets the answer be built without
+    reading the game again."""
+    seats: list[Seat] = field(default_factory=list)
+    """The game's seats in order, with their users (fresh answers only)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,22 @@ def copy_into(target: Game, source: Game) -> None:
 
 def seats_by_order(game: Game) -> dict[int, Seat]:
     return {s.order: s for s in game.seats.select_related("user")}
+
+
+def seats_in_order(game: Game) -> list[Seat]:
+    """Every seat of the game with its user, in one query (the write path reads them once
+    and uses them for the caller's seat, the bots, the waiting flags and the answer)."""
+    return list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("order"))
+
+
+def seat_among(seats: Sequence[Seat], game: Game, user: Any) -> Seat:
+    """:func:`seat_of`, from seats already read."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("sign in to play")
+    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
+    if seat is None:
+        raise NotAllowed(f"you are not seated in game #{game.pk}")
+    return seat
 
 
 # -- parsing ------------------------------------------------------------------------------------
@@ -246,10 +267,16 @@ def bot_command(engine: GameEngine, state: State, seat: Seat, seq: int, seed: st
 
 
 def play_bot_entries(
-    engine: GameEngine, game: Game, state: State, limit: int = BOT_MOVES_PER_CALL
+    engine: GameEngine,
+    game: Game,
+    state: State,
+    limit: int = BOT_MOVES_PER_CALL,
+    seats_read: Sequence[Seat] | None = None,
 ) -> tuple[State, list[Entry]]:
     """Let bot seats act while the game waits on one of them (capped at ``limit``)."""
-    seats = seats_by_order(game)
+    seats = seats_by_order(game) if seats_read is None else {s.order: s for s in seats_read}
+    if not any(s.is_bot for s in seats.values()):
+        return state, []
     entries: list[Entry] = []
     while len(entries) < limit and engine.outcome(state) is None:
         waiting = [seats[o] for o in engine.to_act(state) if o in seats and seats[o].is_bot]
@@ -309,8 +336,21 @@ def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
     )
 
 
-def save_game(game: Game, engine: GameEngine, state: State, moved: bool) -> None:
-    """Save the snapshot, the version, the deadline, and which seats the game waits on."""
+_SAVED_BY_A_MOVE = ["state", "version", "status", "outcome", "finished_at", "deadline"]
+
+
+def save_game(
+    game: Game,
+    engine: GameEngine,
+    state: State,
+    moved: bool,
+    seats_read: Sequence[Seat] | None = None,
+) -> None:
+    """Save the snapshot, the version, the deadline, and which seats the game waits on.
+
+    ``seats_read``: the game's seats, read under the game lock by the caller; then only the
+    fields a move changes are written, and the seats' waiting flags only where they change
+    (nothing else writes them without the lock)."""
     now = timezone.now()
     game.state = state
     outcome = engine.outcome(state)
@@ -322,12 +362,33 @@ def save_game(game: Game, engine: GameEngine, state: State, moved: bool) -> None
         waiting = engine.to_act(state)
     else:
         waiting = []
+    if seats_read is not None:
+        game.save(update_fields=_SAVED_BY_A_MOVE)
+        _update_to_act(game, seats_read, waiting)
+        return
     game.save()
     seats = Seat.objects.filter(game=game)
     if waiting:
         seats.update(to_act=ExpressionWrapper(Q(order__in=waiting), output_field=BooleanField()))
     else:  # (an empty IN would match nothing and leave the old flags)
         seats.update(to_act=False)
+
+
+def _update_to_act(game: Game, seats: Sequence[Seat], waiting: Sequence[int]) -> None:
+    """One UPDATE for the seats whose flag changes (none if the game waits on the same
+    seats as before); the instances are brought up to date."""
+    wanted = {s.pk: s.order in waiting for s in seats}
+    changed = [s for s in seats if s.to_act != wanted[s.pk]]
+    if not changed:
+        return
+    now_waiting = [s.pk for s in changed if wanted[s.pk]]
+    Seat.objects.filter(pk__in=[s.pk for s in changed]).update(
+        to_act=ExpressionWrapper(Q(pk__in=now_waiting), output_field=BooleanField())
+        if now_waiting
+        else False
+    )
+    for s in changed:
+        s.to_act = wanted[s.pk]
 
 
 def notify_after_commit(game: Game, moves: Sequence[Move]) -> None:
@@ -344,17 +405,19 @@ def commit_commands(
     entries: Sequence[Entry],
     *,
     idempotency_key: str | None = None,
+    seats: Sequence[Seat] | None = None,
 ) -> list[Move]:
     """Log ``entries`` (already applied, giving ``state``), let bots play, save, notify.
-    The caller holds the game lock inside a transaction."""
+    The caller holds the game lock inside a transaction; ``seats``: the game's seats, if it
+    has read them under that lock."""
     moves = append_moves(game, entries, idempotency_key=idempotency_key) if entries else []
     if game.status == Game.Status.ACTIVE:
-        state, bot_entries = play_bot_entries(engine, game, state)
+        state, bot_entries = play_bot_entries(engine, game, state, seats_read=seats)
         if bot_entries:
             # One submission, one batch: a replayed key returns the bot moves too.
             batch = moves[0].seq if moves else None
             moves.extend(append_moves(game, bot_entries, batch=batch))
-    save_game(game, engine, state, moved=bool(moves))
+    save_game(game, engine, state, moved=bool(moves), seats_read=seats)
     notify_after_commit(game, moves)
     return moves
 
@@ -405,12 +468,18 @@ def _submit(
 ) -> MoveResult:
     with transaction.atomic():
         locked = lock_game(game)
-        if idempotency_key is not None:
+        # A key already used belongs to a submission that moved the game past the version
+        # it expected: when the caller expects the current version, the key cannot have
+        # been used for an applied submission of the same request, and the unique
+        # constraint on (game, key) catches any other reuse (``submit_command`` then
+        # answers with the earlier answer, as here).
+        if idempotency_key is not None and expected_version != locked.version:
             replay = _replay(locked, user, idempotency_key)
             if replay is not None:
                 return replay
         require_active(locked)
-        seat = seat_of(locked, user)
+        seats = seats_in_order(locked)
+        seat = seat_among(seats, locked, user)
         if seat.resigned:
             raise NotAllowed("you resigned from this game")
         if expected_version is not None and expected_version != locked.version:
@@ -423,10 +492,12 @@ def _submit(
         commands = parse_commands(engine, text=text, command=command)
         assert locked.state is not None
         state, entries = apply_player_commands(engine, locked.state, seat, commands, source)
-        moves = commit_commands(locked, engine, state, entries, idempotency_key=idempotency_key)
+        moves = commit_commands(
+            locked, engine, state, entries, idempotency_key=idempotency_key, seats=seats
+        )
     if isinstance(game, Game):
         copy_into(game, locked)
-    return MoveResult(version=locked.version, moves=moves)
+    return MoveResult(version=locked.version, moves=moves, game=locked, seats=seats)
 
 
 def _replay(game: Game, user: Any, key: str) -> MoveResult | None:

@@ -65,7 +65,12 @@ class LordsOfVegas:
 
     def normalize_options(self, options: Mapping[str, Any], players: int) -> JSON:
         """``edition`` ("2024" default, or "classic") and optional ``colours`` (one per seat
-        from the edition's colours; default: the first ones in the books' order)."""
+        from the edition's colours; default: the first ones in the books' order). Anything
+        else is refused rather than ignored, so a typo never silently plays another game."""
+        unknown = sorted(set(options) - {"edition", "colours"})
+        if unknown:
+            names = ", ".join(map(repr, unknown))
+            raise InvalidOptions(f"unknown option {names}: the options are edition and colours")
         edition = str(options.get("edition", "2024"))
         if edition not in EDITIONS:
             raise InvalidOptions(f"unknown edition {edition!r}: choose 2024 or classic")
@@ -75,7 +80,10 @@ class LordsOfVegas:
                 f"the {edition} edition is for {low} to {high} players, not {players}"
             )
         palette = PLAYER_COLOURS[edition]
-        colours = list(options.get("colours") or palette[:players])
+        given = options.get("colours") or palette[:players]
+        if not isinstance(given, list | tuple):
+            raise InvalidOptions(f"colours must be a list of {players} colours")
+        colours = [str(colour) for colour in given]
         if len(colours) != players or len(set(colours)) != players:
             raise InvalidOptions(f"give {players} different colours, one per seat")
         for colour in colours:

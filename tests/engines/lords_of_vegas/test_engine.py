@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.engines.base import IllegalCommand, MalformedCommand
+from games.engines.base import IllegalCommand, InvalidOptions, MalformedCommand
 from games.engines.lords_of_vegas import (
     ENGINE,
     Build,
@@ -160,3 +160,10 @@ def test_trade_parties_name_every_seat_that_must_agree():
     assert ENGINE.trade_parties(state, seat(state, "blue"), trade) == frozenset({1, 2, 3})
     with pytest.raises(IllegalCommand, match="no Yellow player"):
         ENGINE.trade_parties(state, 0, ENGINE.parse("trade yellow pays red 2"))
+
+
+def test_it_refuses_unknown_options_rather_than_ignoring_them():
+    with pytest.raises(InvalidOptions, match="unknown option 'editon'"):
+        ENGINE.normalize_options({"editon": "classic"}, 4)
+    with pytest.raises(InvalidOptions, match="colours must be a list"):
+        ENGINE.normalize_options({"colours": "red"}, 2)

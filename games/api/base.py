@@ -1,9 +1,9 @@
-"""The base of every API view: token (one query) or session authentication."""
+"""The base of every game viewset: token (one query) or session authentication."""
 
 from __future__ import annotations
 
+from rest_framework import viewsets
 from rest_framework.authentication import BasicAuthentication, SessionAuthentication
-from rest_framework.views import APIView
 
 from games.api.auth import TokenAuthentication
 
@@ -14,5 +14,8 @@ TOKEN_CREATION = (BasicAuthentication, SessionAuthentication, TokenAuthenticatio
 """Creating a token also accepts an email and password (HTTP Basic)."""
 
 
-class ApiView(APIView):
+# A plain ``ViewSet``: the actions read their objects through :mod:`games.api.lookups` (the
+# platform's visibility rule), not through a queryset and ``get_object``. (A comment: the
+# schema would show a docstring as the description of every operation.)
+class ApiViewSet(viewsets.ViewSet):
     authentication_classes = AUTHENTICATION

@@ -57,6 +57,10 @@ def trade_offers(of: Game) -> QuerySet[TradeOffer]:
     )
 
 
+def open_trade_offers(of: Game) -> list[TradeOffer]:
+    return list(trade_offers(of).filter(status=TradeOffer.Status.OPEN))
+
+
 def offer(game_id: int, offer_id: int, user: Any) -> TradeOffer:
     """An offer of that game (an offer id from another game is not found here)."""
     found = trade_offers(visible_game(game_id, user)).filter(pk=offer_id).first()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from games import selectors
 from games.engines import registry
 from games.models import Game, Invitation, Seat, TradeOffer
@@ -63,6 +65,17 @@ def game_summary(game: Game, user: Any) -> dict[str, Any]:
         "your_seat": None if mine is None else mine.order,
         "your_turn": mine is not None and mine.to_act and not mine.resigned,
     }
+
+
+def game_summaries(games: QuerySet[Game], user: Any) -> list[dict[str, Any]]:
+    """Lines of "my games", their seats and players read in one query for all."""
+    return [game_summary(game, user) for game in games.prefetch_related("seats__user")]
+
+
+def move_log(game: Game, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A move may land between reading the game and reading the log: the version answered
+    is never behind the log."""
+    return {"version": max(game.version, moves[-1]["seq"] if moves else 0), "moves": moves}
 
 
 def game_view(game: Game, user: Any) -> dict[str, Any]:

@@ -1,10 +1,12 @@
-"""OpenAPI helpers: the error shape as a schema component and the standard error answers."""
+"""OpenAPI helpers: the error shape as a schema component, the standard error answers, the
+submission headers and :func:`operation`, the one way an endpoint declares its schema."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 
 
@@ -57,3 +59,44 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
         )
         for code in codes
     }
+
+
+ACTION_ERRORS = (400, 401, 403, 404, 409)
+"""What a write may answer besides success: bad input, no credentials, not allowed, no such
+game, a conflict with the game's state."""
+
+READ_ERRORS = (401, 404)
+
+
+def operation(
+    operation_id: str,
+    summary: str,
+    answers: dict[int, Any],
+    fails: tuple[int, ...] = ACTION_ERRORS,
+    **more: Any,
+) -> Any:
+    """``extend_schema`` for one endpoint: its operation id (part of the contract: clients
+    generated from the schema name their methods after it), what it answers on success
+    and the errors it may answer with, all in the one error shape."""
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        responses={**answers, **errors(*fails)},
+        **more,
+    )
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Any unique string (a UUID): sending the same request again with the same "
+    "key applies it once and answers 200 with the first answer.",
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='The version you played against, e.g. "12" (the game view\'s ETag); '
+    "the same as expected_version in the body.",
+)

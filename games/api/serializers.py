@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 
 from games.engines import registry
 
 MAX_COMMAND_TEXT = 2_000
 MAX_JSON_DEPTH = 12
 MAX_JSON_ITEMS = 2_000
+MAX_IDEMPOTENCY_KEY = 200
 
 
 def _unstorable(text: str) -> bool:
@@ -142,8 +143,22 @@ class InviteSerializer(serializers.Serializer[Any]):
     email = serializers.EmailField()
 
 
-class CommandSerializer(serializers.Serializer[Any]):
+# Validates to the services' arguments: ``text`` (the notation) or ``command`` (JSON), the
+# other None. (A comment: the schema would show a docstring as its subclasses' description.)
+class _CommandInput(serializers.Serializer[Any]):
     command = CommandField()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        command = attrs["command"]
+        is_text = isinstance(command, str)
+        return {
+            **attrs,
+            "text": command if is_text else None,
+            "command": None if is_text else command,
+        }
+
+
+class CommandSerializer(_CommandInput):
     expected_version = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -153,7 +168,7 @@ class CommandSerializer(serializers.Serializer[Any]):
     )
 
 
-class TradeProposeSerializer(serializers.Serializer[Any]):
+class TradeProposeSerializer(_CommandInput):
     command = CommandField(help_text="The trade, in the game's notation or as JSON.")
 
 
@@ -175,6 +190,50 @@ class GamesQuerySerializer(serializers.Serializer[Any]):
     waiting = serializers.BooleanField(
         required=False, allow_null=True, default=None, help_text="true: only games waiting for me."
     )
+
+
+def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """The validated input (a body or the query parameters), or a 400 in the one shape."""
+    if not isinstance(data, dict):
+        raise exceptions.ParseError("The body must be a JSON object.")
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    validated: dict[str, Any] = serializer.validated_data
+    return validated
+
+
+def idempotency_key(headers: Any) -> str | None:
+    """The ``Idempotency-Key`` header, if sent (the services store it with the first Move)."""
+    key = headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
+        raise exceptions.ValidationError(
+            {
+                "Idempotency-Key": [
+                    f"Give 1 to {MAX_IDEMPOTENCY_KEY} printable characters, e.g. a UUID."
+                ]
+            }
+        )
+    return key
+
+
+def expected_version(headers: Any, body_version: int | None) -> int | None:
+    """The version the client played against: ``If-Match`` (the game view's ETag) and/or
+    ``expected_version`` in the body, which must then agree."""
+    header = headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return body_version
+    raw = header.strip().removeprefix("W/").strip('"')
+    if not raw.isdigit() or len(raw) > 10:
+        raise exceptions.ValidationError({"If-Match": ['Send the version as an ETag, e.g. "12".']})
+    version = int(raw)
+    if body_version is not None and body_version != version:
+        raise exceptions.ValidationError(
+            {"If-Match": [f"It says {version} but expected_version says {body_version}."]}
+        )
+    return version
 
 
 # -- output (documentation of the dicts the views answer) ----------------------------------

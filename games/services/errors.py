@@ -7,10 +7,19 @@ from typing import Any
 
 
 class ServiceError(Exception):
-    """A use case refused; nothing was written."""
+    """A use case refused; nothing was written. A subclass states its code and status in
+    its header (``class NotFound(ServiceError, code="not_found", status=404)``): the pair is
+    what the doors map, so each error reads as one line of that table."""
 
     code: str = "error"
     status: int = 400
+
+    def __init_subclass__(cls, *, code: str | None = None, status: int | None = None) -> None:
+        super().__init_subclass__()
+        if code is not None:
+            cls.code = code
+        if status is not None:
+            cls.status = status
 
     def __init__(self, message: str, *, code: str | None = None, **extra: Any) -> None:
         super().__init__(message)
@@ -23,52 +32,34 @@ class ServiceError(Exception):
         return {"code": self.code, "message": self.message, **self.extra}
 
 
-class NotFound(ServiceError):
-    code = "not_found"
-    status = 404
+class NotFound(ServiceError, code="not_found", status=404):
+    """No such game, offer or invitation (the message names the id looked for)."""
 
 
-class NotAllowed(ServiceError):
+class NotAllowed(ServiceError, code="not_allowed", status=403):
     """Not seated, not your game, not your offer."""
 
-    code = "not_allowed"
-    status = 403
+
+class NotYourTurn(ServiceError, code="not_your_turn", status=409):
+    """The message names whom the game waits on ("it is Black's turn (Ada), not yours");
+    ``extra["to_act"]`` holds their seat orders."""
 
 
-class NotYourTurn(ServiceError):
-    code = "not_your_turn"
-    status = 409
-
-
-class StaleVersion(ServiceError):
+class StaleVersion(ServiceError, code="stale_version", status=409):
     """``extra["current_version"]`` tells the client what to reload."""
 
-    code = "stale_version"
-    status = 409
 
-
-class IllegalMove(ServiceError):
+class IllegalMove(ServiceError, code="illegal_move", status=400):
     """The engine's message; ``extra["command"]`` is what was refused."""
 
-    code = "illegal_move"
-    status = 400
 
-
-class MalformedCommand(IllegalMove):
+class MalformedCommand(IllegalMove, code="malformed_command"):
     """Text or JSON that is not a command at all."""
 
-    code = "malformed_command"
+
+class GameNotActive(ServiceError, code="game_not_active", status=409):
+    """Not started yet, or already finished; the message says what is left to do."""
 
 
-class GameNotActive(ServiceError):
-    """Not started yet, or already finished."""
-
-    code = "game_not_active"
-    status = 409
-
-
-class InvalidRequest(ServiceError):
+class InvalidRequest(ServiceError, code="invalid_request", status=400):
     """Bad options, full game, missing argument..."""
-
-    code = "invalid_request"
-    status = 400

@@ -95,15 +95,27 @@ def seat_of(game: Game, user: Any) -> Seat:
         raise NotAllowed("sign in to play")
     seat = game.seats.select_related("user").filter(user=user).first()
     if seat is None:
-        raise NotAllowed(f"you are not seated in game #{game.pk}")
+        raise NotAllowed(_NOT_SEATED.format(game=game.pk))
     return seat
 
 
+_NOT_SEATED = "you are not seated in game #{game}: only its players may do this"
+_NOT_ACTIVE: dict[str, str] = {
+    Game.Status.OPEN: "game #{game} has not started yet: wait for its creator to start it",
+    Game.Status.FINISHED: "game #{game} is finished: no more moves; its record and its "
+    "verification are open",
+    Game.Status.CANCELLED: "game #{game} was cancelled before it started: nothing can be "
+    "played in it",
+}
+
+
 def require_active(game: Game) -> None:
-    if game.status == Game.Status.OPEN:
-        raise GameNotActive(f"game #{game.pk} has not started yet", status_now=game.status)
+    """Refuse a game that is not running, saying why and what is left to do."""
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"game #{game.pk} is {game.status}", status_now=game.status)
+        message = _NOT_ACTIVE.get(game.status, "game #{game} is {status}: it is not running")
+        raise GameNotActive(
+            message.format(game=game.pk, status=game.status), status_now=game.status
+        )
 
 
 def copy_into(target: Game, source: Game) -> None:
@@ -130,8 +142,30 @@ def seat_among(seats: Sequence[Seat], game: Game, user: Any) -> Seat:
         raise NotAllowed("sign in to play")
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed(f"you are not seated in game #{game.pk}")
+        raise NotAllowed(_NOT_SEATED.format(game=game.pk))
     return seat
+
+
+def seat_label(seat: Seat) -> str:
+    """How a player calls a seat: its colour and who plays it, "Black (Ada)"."""
+    return f"{seat.colour.capitalize()} ({seat.name})" if seat.colour else seat.name
+
+
+def not_your_turn(waiting: Sequence[int], seats: Sequence[Seat]) -> str:
+    """Whom the game waits for, e.g. "it is Black's turn (Ada), not yours" (several seats
+    when it waits on several): a refused player learns whom to wait for, not only that it
+    is not them."""
+    by_order = {s.order: s for s in seats}
+    if len(waiting) == 1 and waiting[0] in by_order:
+        seat = by_order[waiting[0]]
+        if seat.colour:
+            return f"it is {seat.colour.capitalize()}'s turn ({seat.name}), not yours"
+        return f"it is {seat.name}'s turn, not yours"
+    labels = [seat_label(by_order[o]) if o in by_order else f"seat {o}" for o in waiting]
+    if not labels:
+        return "the game waits on no one's command right now"
+    listed = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+    return f"the game waits on {listed}, not on you"
 
 
 # -- parsing ------------------------------------------------------------------------------------
@@ -161,7 +195,10 @@ def parse_commands(
     if not raw:
         raise MalformedCommand("the submission holds no command", command=text or command)
     if len(raw) > MAX_COMMANDS_PER_SUBMISSION:
-        raise InvalidRequest(f"at most {MAX_COMMANDS_PER_SUBMISSION} commands per submission")
+        raise InvalidRequest(
+            f"{len(raw)} commands in one submission: send at most "
+            f"{MAX_COMMANDS_PER_SUBMISSION} at a time"
+        )
     commands = []
     for index, item in enumerate(raw, start=1):
         try:
@@ -190,19 +227,27 @@ def allowed_out_of_turn(command: Command) -> bool:
 
 
 def apply_player_commands(
-    engine: GameEngine, state: State, seat: Seat, commands: Sequence[Command], source: str
+    engine: GameEngine,
+    state: State,
+    seat: Seat,
+    commands: Sequence[Command],
+    source: str,
+    seats: Sequence[Seat] = (),
 ) -> tuple[State, list[Entry]]:
-    """Apply in order, all or nothing; the error names the command that failed."""
+    """Apply in order, all or nothing; the error names the command that failed.
+    ``seats`` (the game's, already read) name whom the game waits on when it is not
+    ``seat``'s turn."""
     entries: list[Entry] = []
     total = len(commands)
     for index, command in enumerate(commands, start=1):
         text = engine.format(command)
         if seat.order not in engine.to_act(state) and not allowed_out_of_turn(command):
+            waiting = engine.to_act(state)
             raise NotYourTurn(
-                _numbered(index, total, f"{text}: it is not your turn"),
+                _numbered(index, total, f"{text}: {not_your_turn(waiting, seats)}"),
                 command=text,
                 index=index,
-                to_act=engine.to_act(state),
+                to_act=waiting,
             )
         if engine.trade_parties(state, seat.order, command) is not None:
             raise IllegalMove(
@@ -481,7 +526,9 @@ def _submit(
         seats = seats_in_order(locked)
         seat = seat_among(seats, locked, user)
         if seat.resigned:
-            raise NotAllowed("you resigned from this game")
+            raise NotAllowed(
+                f"you resigned from game #{locked.pk}: a bot plays your seat to the end"
+            )
         if expected_version is not None and expected_version != locked.version:
             raise StaleVersion(
                 f"the game has moved on: you sent version {expected_version}, it is at "
@@ -491,7 +538,7 @@ def _submit(
         engine = engine_for(locked)
         commands = parse_commands(engine, text=text, command=command)
         assert locked.state is not None
-        state, entries = apply_player_commands(engine, locked.state, seat, commands, source)
+        state, entries = apply_player_commands(engine, locked.state, seat, commands, source, seats)
         moves = commit_commands(
             locked, engine, state, entries, idempotency_key=idempotency_key, seats=seats
         )
@@ -506,7 +553,10 @@ def _replay(game: Game, user: Any, key: str) -> MoveResult | None:
     if first is None:
         return None
     if first.seat is None or first.seat.user_id != getattr(user, "pk", None):
-        raise InvalidRequest("this idempotency key was already used for another submission")
+        raise InvalidRequest(
+            "this idempotency key was already used for another submission: send a new key "
+            "with each new submission"
+        )
     moves = list(game.moves.filter(batch=first.batch).order_by("seq"))
     return MoveResult(version=moves[-1].seq, moves=moves, replayed=True)
 

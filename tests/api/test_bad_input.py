@@ -91,7 +91,12 @@ def test_a_move_out_of_turn_is_refused(game: int, alice: Player, bob: Player) ->
     error = assert_error(
         waiting.post(f"/games/{game}/moves/", {"command": command}), 409, "not_your_turn"
     )
-    assert "turn" in error["message"]
+    # Whom the game waits on, in the player's words: the mover's colour and name.
+    mover_seat = next(s for s in view["seats"] if s["order"] == view["your_seat"])
+    assert mover_seat["name"] in error["message"]
+    assert mover_seat["colour"].capitalize() in error["message"]
+    assert "not yours" in error["message"]
+    assert error["detail"]["to_act"] == view["to_act"]
     assert move_count(game) == before
 
 

@@ -7,7 +7,14 @@ import pytest
 from games import services
 from games.models import Game
 
-from .helpers import footprint, illegal_text, legal_text, user_not_to_act, user_to_act
+from .helpers import (
+    footprint,
+    illegal_text,
+    legal_text,
+    seat_to_act,
+    user_not_to_act,
+    user_to_act,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +36,17 @@ def refused(game, error, **kwargs):
 
 
 def test_it_refuses_a_move_out_of_turn(game):
+    waiting = seat_to_act(game)
     error = refused(game, services.NotYourTurn, user=user_not_to_act(game), text="place 1")
     assert error.status == 409
+    assert waiting.name in error.message and waiting.colour.capitalize() in error.message
+    assert error.extra["to_act"] == [waiting.order]
 
 
 def test_it_refuses_a_player_who_is_not_seated(game, cy):
     error = refused(game, services.NotAllowed, user=cy, text=legal_text(game))
     assert error.status == 403
+    assert f"#{game.pk}" in error.message and "not seated" in error.message
 
 
 def test_it_refuses_an_anonymous_user(game):
@@ -87,7 +98,8 @@ def test_a_batch_is_all_or_nothing_and_names_the_failing_command(game):
 
 def test_it_refuses_a_game_that_has_not_started(make_game, ada, bob):
     game = make_game(ada, bob, start=False)
-    refused(game, services.GameNotActive, user=ada, text="place 1")
+    error = refused(game, services.GameNotActive, user=ada, text="place 1")
+    assert "not started" in error.message and "creator" in error.message
 
 
 def test_it_refuses_a_finished_game(make_game, ada):
@@ -96,12 +108,14 @@ def test_it_refuses_a_finished_game(make_game, ada):
         services.submit_command(game=game, user=ada, text=legal_text(game))
     error = refused(game, services.GameNotActive, user=ada, text="place 1")
     assert error.status == 409
+    assert "finished" in error.message and "no more moves" in error.message
 
 
 def test_it_refuses_a_resigned_player(make_game, ada, bob, cy):
     game = make_game(ada, bob, cy)
     services.resign(game=game, user=cy)
-    refused(game, services.NotAllowed, user=cy, text="place 1")
+    error = refused(game, services.NotAllowed, user=cy, text="place 1")
+    assert "resigned" in error.message and "bot" in error.message
 
 
 def test_it_refuses_a_trade_submitted_as_a_move(make_game, ada, bob):
@@ -118,3 +132,9 @@ def test_it_refuses_a_trade_submitted_as_a_move(make_game, ada, bob):
     get_engine("lords-of-vegas").command_from_json(trade)
     error = refused(game, services.IllegalMove, user=seat.user, command=trade)
     assert "trade" in error.message
+
+
+def test_it_refuses_too_many_commands_and_says_how_many(game):
+    text = "; ".join(["place 1"] * 51)
+    error = refused(game, services.InvalidRequest, user=user_to_act(game), text=text)
+    assert "51 commands" in error.message and "at most 50" in error.message

@@ -28,10 +28,33 @@ def test_an_ordinary_command_out_of_turn_is_refused(make_game, ada, bob):
     pytest.importorskip("games.engines.lords_of_vegas.engine")
     game = make_game(ada, bob, game_type="lords-of-vegas")
     other = game.seats.exclude(pk=seat_to_act(game).pk).get()
+    waiting = seat_to_act(game)
     before = footprint(game)
-    with pytest.raises(services.NotYourTurn):
+    with pytest.raises(services.NotYourTurn) as refused:
         services.submit_command(game=game, user=other.user, text="end")
     assert footprint(game) == before
+    # It names whom the game waits on, by colour and name, in the player's words.
+    message = refused.value.message
+    assert message.startswith("end: ")
+    assert waiting.colour.capitalize() in message and waiting.name in message
+    assert "not yours" in message and other.name not in message
+    assert refused.value.extra["to_act"] == [waiting.order]
+
+
+def test_not_your_turn_names_every_seat_the_game_waits_on(ada, bob):
+    from games.models import Seat
+    from games.services.moves import not_your_turn
+
+    seats = [
+        Seat(order=0, user=ada, colour="red"),
+        Seat(order=1, user=bob, colour="blue"),
+        Seat(order=2, bot="greedy", colour=""),
+    ]
+    assert "Red's turn (ada)" in not_your_turn([0], seats)
+    several = not_your_turn([1, 2], seats)
+    assert "Blue (bob)" in several and "greedy bot" in several and "Red" not in several
+    assert "greedy bot's turn" in not_your_turn([2], seats)
+    assert "seat 4" in not_your_turn([4], seats)  # seats not read: still says which
 
 
 def test_notifications_are_hooked_after_commit_only(

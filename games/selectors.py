@@ -65,6 +65,24 @@ def seat_names(game: Game) -> list[str]:
     return [s.name for s in seats]
 
 
+def game_header(game: Game) -> dict[str, Any]:
+    """What every answer about a game starts with (no engine work, nothing hidden)."""
+    return {
+        "id": game.pk,
+        "game_type": game.game_type,
+        "options": game.options,
+        "status": game.status,
+        "version": game.version,
+        "private": game.private,
+        "max_seats": game.max_seats,
+        "turn_hours": game.turn_hours,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "deadline": game.deadline,
+    }
+
+
 def game_view(*, game: Game, user: Any) -> dict[str, Any]:
     """The game as ``user`` may see it: the engine's view for their seat (a spectator's view
     if not seated), version, who must act, deadline, their legal commands, the public seed
@@ -89,19 +107,8 @@ def game_view(*, game: Game, user: Any) -> dict[str, Any]:
             if mine is not None and not mine.resigned and mine.order in to_act:
                 legal = _legal(engine, game.state, mine.order)
     return {
-        "id": game.pk,
-        "game_type": game.game_type,
-        "options": game.options,
-        "status": game.status,
-        "version": game.version,
-        "private": game.private,
-        "max_seats": game.max_seats,
-        "turn_hours": game.turn_hours,
+        **game_header(game),
         "created_by": game.created_by_id,
-        "created_at": game.created_at,
-        "started_at": game.started_at,
-        "finished_at": game.finished_at,
-        "deadline": game.deadline,
         "seed_hash": game.seed_hash or None,
         "seed": game.seed if game.status == Game.Status.FINISHED else None,
         "seats": [

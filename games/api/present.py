@@ -49,18 +49,7 @@ def game_summary(game: Game, user: Any) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda s: s.order)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     return {
-        "id": game.pk,
-        "game_type": game.game_type,
-        "options": game.options,
-        "status": game.status,
-        "version": game.version,
-        "private": game.private,
-        "max_seats": game.max_seats,
-        "turn_hours": game.turn_hours,
-        "created_at": game.created_at,
-        "started_at": game.started_at,
-        "finished_at": game.finished_at,
-        "deadline": game.deadline,
+        **selectors.game_header(game),
         "seats": [seat(s, user) for s in seats],
         "your_seat": None if mine is None else mine.order,
         "your_turn": mine is not None and mine.to_act and not mine.resigned,

@@ -150,8 +150,7 @@ def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
                 raise NotAllowed("this invitation is not valid (used, or for another game)")
         elif locked.private:
             raise NotAllowed("this game is private: join it with your invitation")
-        if locked.seats.count() >= locked.max_seats:
-            raise InvalidRequest(f"game #{locked.pk} is full", code="game_full")
+        _require_free_seat(locked, "join another game, or ask its creator for a bigger one")
         seat = Seat.objects.create(game=locked, user=user, order=_next_order(locked))
         if invitation is not None:
             invitation.accepted_at = timezone.now()
@@ -172,9 +171,17 @@ def add_bot(*, game: Game | int, by: Any, bot: str = "greedy") -> Seat:
             raise InvalidRequest(
                 f"unknown bot {bot!r}; {engine.name} has: {', '.join(engine.bots)}"
             )
-        if locked.seats.count() >= locked.max_seats:
-            raise InvalidRequest(f"game #{locked.pk} is full", code="game_full")
+        _require_free_seat(locked, "a bot needs a free seat")
         return Seat.objects.create(game=locked, bot=bot, order=_next_order(locked))
+
+
+def _require_free_seat(game: Game, advice: str) -> None:
+    taken = game.seats.count()
+    if taken >= game.max_seats:
+        raise InvalidRequest(
+            f"game #{game.pk} is full ({taken} of {game.max_seats} seats taken): {advice}",
+            code="game_full",
+        )
 
 
 def _renumber(game: Game, seats: list[Seat]) -> None:

@@ -96,7 +96,7 @@ def _require_open_offer(offer: TradeOffer, now: datetime) -> None:
         _expire(offer, now)
     if offer.status != TradeOffer.Status.OPEN:
         raise GameNotActive(
-            f"trade offer #{offer.pk} is {offer.status}",
+            f"trade offer #{offer.pk} is already {offer.status}: propose a new offer",
             code="offer_closed",
             offer_status=offer.status,
         )

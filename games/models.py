@@ -93,7 +93,7 @@ class Seat(models.Model):
     )
 
     class Meta:
-        ordering = ["game", "order"]
+        ordering = ["game_id", "order"]  # the column, not a join to Game
         constraints = [
             models.UniqueConstraint(fields=["game", "order"], name="seat_unique_order"),
             models.UniqueConstraint(
@@ -152,7 +152,7 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]  # the column, not a join to Game
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
             models.UniqueConstraint(

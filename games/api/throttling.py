@@ -35,7 +35,10 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(duration * 1000))
 return {1, count + 1}
 """
 
-_scripts: dict[int, Any] = {}
+# The script, registered on one client per cache object (Django's caches are per thread;
+# ``get_client`` would build a new client on every call, and the write pool does not depend
+# on the key).
+_SCRIPT_ATTRIBUTE = "_lords_sliding_window"
 
 
 class _OneTrip(throttling.SimpleRateThrottle):
@@ -51,15 +54,15 @@ class _OneTrip(throttling.SimpleRateThrottle):
             return True
         # Its own key: DRF's pickled list may still sit under ``self.key``.
         key = cache.make_and_validate_key(f"{self.key}:set")
-        client = cache._cache.get_client(key, write=True)
-        script = _scripts.get(id(client))
+        script = getattr(cache, _SCRIPT_ATTRIBUTE, None)
         if script is None:
-            script = _scripts[id(client)] = client.register_script(_SLIDING_WINDOW)
+            client = cache._cache.get_client(key, write=True)
+            script = client.register_script(_SLIDING_WINDOW)
+            setattr(cache, _SCRIPT_ATTRIBUTE, script)
         self.now = self.timer()
         answer = script(
             keys=[key],
             args=[repr(self.now), self.duration, self.num_requests, uuid.uuid4().hex],
-            client=client,
         )
         if int(answer[0]) == 1:
             return True

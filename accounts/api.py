@@ -87,10 +87,10 @@ def _me(request: Request) -> User:
     return request.user
 
 
+# ``GET``/``PATCH /api/v1/me/``. (A comment, not a docstring: the schema would show a
+# docstring as the description of both operations.)
 class ProfileView(APIView):
     authentication_classes = AUTHENTICATION
-
-    """``GET``/``PATCH /api/v1/me/``."""
 
     @extend_schema(
         operation_id="me_retrieve",
@@ -121,7 +121,7 @@ class TokenCreateThrottle(AnonRateThrottle):
     scope = "token_create"
 
     def get_rate(self) -> str:
-        return str(getattr(settings, "THROTTLE_TOKEN_CREATE", "30/min"))
+        return str(settings.THROTTLE_TOKEN_CREATE)
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -52,6 +52,13 @@ class GameAdmin(admin.ModelAdmin):
     raw_id_fields = ("created_by",)
     inlines = (SeatInline, MoveInline)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """An existing game's status, type and options are the services' to change: marking
+        a running game finished here would publish its seed (the API shows the seed of a
+        finished game), and other options or type would no longer replay its log."""
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if obj is None else (*fields, "status", "game_type", "options")
+
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):

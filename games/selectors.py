@@ -83,6 +83,20 @@ def game_header(game: Game) -> dict[str, Any]:
     }
 
 
+def seat_entry(seat: Seat, *, to_act: bool) -> dict[str, Any]:
+    """A seat as every answer shows it; ``to_act`` is passed in because the game view takes
+    it from the engine while a list of games reads the seat's stored flag (no engine work)."""
+    return {
+        "order": seat.order,
+        "name": seat.name,
+        "colour": seat.colour,
+        "bot": seat.bot or None,
+        "user": seat.user_id,
+        "resigned": seat.resigned,
+        "to_act": to_act,
+    }
+
+
 def game_view(*, game: Game, user: Any) -> dict[str, Any]:
     """The game as ``user`` may see it: the engine's view for their seat (a spectator's view
     if not seated), version, who must act, deadline, their legal commands, the public seed
@@ -111,18 +125,7 @@ def game_view(*, game: Game, user: Any) -> dict[str, Any]:
         "created_by": game.created_by_id,
         "seed_hash": game.seed_hash or None,
         "seed": game.seed if game.status == Game.Status.FINISHED else None,
-        "seats": [
-            {
-                "order": s.order,
-                "name": s.name,
-                "colour": s.colour,
-                "bot": s.bot or None,
-                "user": s.user_id,
-                "resigned": s.resigned,
-                "to_act": s.order in to_act,
-            }
-            for s in seats
-        ],
+        "seats": [seat_entry(s, to_act=s.order in to_act) for s in seats],
         "your_seat": mine.order if mine is not None else None,
         "to_act": to_act,
         "your_turn": mine is not None and mine.order in to_act and not mine.resigned,

@@ -167,6 +167,8 @@ REST_FRAMEWORK = {
         "user": env.str("THROTTLE_USER", default="600/min"),
     },
 }
+# Creating a token checks a password (HTTP Basic): a stricter limit per address, on top.
+THROTTLE_TOKEN_CREATE = env.str("THROTTLE_TOKEN_CREATE", default="30/min")
 REST_KNOX = {"TOKEN_TTL": None, "AUTO_REFRESH": False}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Lords turn server API",

@@ -35,6 +35,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from games.engines.base import IllegalCommand, InvalidOptions, MalformedCommand
+from games.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -139,27 +140,11 @@ def _from_api_exception(exc: exceptions.APIException) -> Response:
 # -- the handler ----------------------------------------------------------------------------
 
 
-def _service_error_class() -> type[Exception] | None:
-    """The services' base error, imported lazily (the API must still answer while the
-    services package is missing, e.g. for the tokens and the profile)."""
-    try:
-        from games.services.errors import ServiceError
-    except ImportError:  # pragma: no cover - only while the services are being written
-        return None
-    return ServiceError
-
-
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's ``EXCEPTION_HANDLER``: every exception becomes the one error shape."""
-    service_error = _service_error_class()
-    if service_error is not None and isinstance(exc, service_error):
+    if isinstance(exc, ServiceError):
         set_rollback()
-        return error_response(
-            str(exc.code),  # type: ignore[attr-defined]
-            str(exc.message),  # type: ignore[attr-defined]
-            int(exc.status),  # type: ignore[attr-defined]
-            dict(getattr(exc, "extra", None) or {}),
-        )
+        return error_response(exc.code, exc.message, exc.status, exc.extra)
     if isinstance(exc, InvalidOptions):
         set_rollback()
         return error_response("invalid_options", str(exc), status.HTTP_400_BAD_REQUEST)

@@ -32,16 +32,8 @@ def game_type(slug: str) -> dict[str, Any]:
     }
 
 
-def seat(s: Seat, user: Any) -> dict[str, Any]:
-    return {
-        "order": s.order,
-        "name": s.name,
-        "colour": s.colour,
-        "bot": s.bot or None,
-        "user": s.user_id,
-        "resigned": s.resigned,
-        "to_act": s.to_act,
-    }
+def seat(s: Seat) -> dict[str, Any]:
+    return selectors.seat_entry(s, to_act=s.to_act)
 
 
 def game_summary(game: Game, user: Any) -> dict[str, Any]:
@@ -50,7 +42,7 @@ def game_summary(game: Game, user: Any) -> dict[str, Any]:
     mine = next((s for s in seats if s.user_id == user.pk), None)
     return {
         **selectors.game_header(game),
-        "seats": [seat(s, user) for s in seats],
+        "seats": [seat(s) for s in seats],
         "your_seat": None if mine is None else mine.order,
         "your_turn": mine is not None and mine.to_act and not mine.resigned,
     }

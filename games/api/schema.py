@@ -65,7 +65,9 @@ ACTION_ERRORS = (400, 401, 403, 404, 409)
 """What a write may answer besides success: bad input, no credentials, not allowed, no such
 game, a conflict with the game's state."""
 
-READ_ERRORS = (401, 404)
+READ_ERRORS = (401, 403, 404)
+"""What a read may answer besides success: no credentials, someone else's private game, no
+such game."""
 
 
 def operation(

@@ -161,7 +161,7 @@ class GameViewSet(ApiViewSet):
         bot = valid(BotSerializer, request.data)["bot"]
         game = lookups.visible_game(game_id, request.user)
         seat = services.add_bot(game=game, by=request.user, bot=bot)
-        return Response(present.seat(seat, request.user), status=CREATED)
+        return Response(present.seat(seat), status=CREATED)
 
     @operation(
         "games_start",
@@ -204,7 +204,7 @@ class GameViewSet(ApiViewSet):
         "moves_list",
         "The move log (the setup is seq 0)",
         {200: MoveListSerializer},
-        fails=(400, 401, 404),
+        fails=(400, 401, 403, 404),
         parameters=[MovesQuerySerializer],
         tags=["moves"],
     )
@@ -271,7 +271,7 @@ class GameViewSet(ApiViewSet):
         "games_verify",
         "Replay the log from the revealed seed and compare every state",
         {200: VerificationSerializer},
-        fails=(401, 404, 409),
+        fails=(401, 403, 404, 409),
         description="Only once the game is over (before, the seed is secret): 409 otherwise.",
         tags=["record"],
     )

@@ -83,12 +83,12 @@ def create_game(
     except ImportError as exc:
         raise InvalidRequest(f"game type {game_type!r} is not available yet: {exc}") from exc
     if isinstance(seats, bool) or not isinstance(seats, int):
-        raise InvalidRequest("seats must be a whole number")
+        raise InvalidRequest(f"seats must be a whole number, not {seats!r}")
     low, high = max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
     if not low <= seats <= high:
         raise InvalidRequest(f"{engine.name} is for {low} to {high} players, not {seats}")
     if isinstance(turn_hours, bool) or not isinstance(turn_hours, int):
-        raise InvalidRequest("turn_hours must be a whole number")
+        raise InvalidRequest(f"turn_hours must be a whole number, not {turn_hours!r}")
     if not 1 <= turn_hours <= MAX_TURN_HOURS:
         raise InvalidRequest(f"turn time is 1 to {MAX_TURN_HOURS} hours, not {turn_hours}")
     raw = dict(options or {})
@@ -124,7 +124,7 @@ def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
         locked = lock_game(game)
         _require_open(locked)
         if not (may_manage(locked, by) or locked.seats.filter(user=by).exists()):
-            raise NotAllowed("only players of the game invite others")
+            raise NotAllowed(f"only players of game #{locked.pk} invite others to it")
         existing = locked.invitations.filter(email=email, accepted_at__isnull=True).first()
         if existing is not None:
             return existing
@@ -165,7 +165,7 @@ def add_bot(*, game: Game | int, by: Any, bot: str = "greedy") -> Seat:
         locked = lock_game(game)
         _require_open(locked)
         if not may_manage(locked, by):
-            raise NotAllowed("only the creator of the game adds bots")
+            raise NotAllowed(f"only the creator of game #{locked.pk} adds bots to it")
         engine = engine_for(locked)
         if bot not in engine.bots:
             raise InvalidRequest(
@@ -219,7 +219,7 @@ def start_game(*, game: Game | int, by: Any) -> Game:
         locked = lock_game(game)
         _require_open(locked)
         if not may_manage(locked, by):
-            raise NotAllowed("only the creator of the game starts it")
+            raise NotAllowed(f"only the creator of game #{locked.pk} starts it")
         engine = engine_for(locked)
         seats = list(locked.seats.order_by("order"))
         players = len(seats)

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engines.base import IllegalCommand
-from games.models import Game, Move, TradeOffer
+from games.models import Game, Seat, TradeOffer
 from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
 from games.services.moves import (
     SOURCES,
@@ -22,6 +22,7 @@ from games.services.moves import (
     lock_game,
     parse_commands,
     require_active,
+    seat_label,
     seat_of,
 )
 
@@ -35,18 +36,23 @@ def propose_trade(
     source: str = "api",
 ) -> TradeOffer:
     """Offer a trade; the proposer's acceptance is implied. The engine must accept it as
-    it stands now (checked by applying it to a copy; nothing is written to the log)."""
-    del source  # kept for symmetry with submit_command; the offer itself is not a move
+    it stands now (checked by applying it to a copy; nothing is written to the log).
+    ``source``: the door, logged on the executing Move should the proposer be its only
+    party (as ``accept_trade`` logs the last acceptance's)."""
+    if source not in SOURCES:
+        raise InvalidRequest(f"unknown source {source!r}")
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)
         seat = seat_of(locked, user)
         if seat.resigned:
-            raise NotAllowed("you resigned from this game")
+            raise NotAllowed(
+                f"you resigned from game #{locked.pk}: a bot plays your seat, it trades no more"
+            )
         engine = engine_for(locked)
         commands = parse_commands(engine, text=text, command=command)
         if len(commands) != 1:
-            raise InvalidRequest("propose one trade at a time")
+            raise InvalidRequest(f"{len(commands)} commands given: propose one trade at a time")
         trade = commands[0]
         assert locked.state is not None
         parties = engine.trade_parties(locked.state, seat.order, trade)
@@ -72,7 +78,7 @@ def propose_trade(
             expires_at=timezone.now() + timedelta(hours=locked.turn_hours),
         )
         if set(offer.parties) <= set(offer.accepted_by):
-            _execute(locked, offer, Move.Source.SYSTEM)
+            _execute(locked, offer, source)
         return offer
 
 
@@ -123,7 +129,7 @@ def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> 
         require_active(game)
         seat = seat_of(game, user)
         if seat.order not in locked.parties:
-            raise NotAllowed("you are not a party to this trade")
+            raise NotAllowed(_not_a_party(locked))
         if seat.order not in locked.accepted_by:
             locked.accepted_by = [*locked.accepted_by, seat.order]
             locked.save(update_fields=["accepted_by"])
@@ -186,15 +192,26 @@ def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
         _require_open_offer(locked, now)
         seat = seat_of(game, user)
         if status == TradeOffer.Status.WITHDRAWN and seat.pk != locked.proposer_id:
-            raise NotAllowed("only the player who proposed a trade withdraws it")
+            hint = "; decline it instead" if seat.order in locked.parties else ""
+            raise NotAllowed(
+                f"only {locked.proposer.name}, who proposed trade offer #{locked.pk}, "
+                f"withdraws it{hint}"
+            )
         if status == TradeOffer.Status.DECLINED and seat.order not in locked.parties:
-            raise NotAllowed("you are not a party to this trade")
+            raise NotAllowed(_not_a_party(locked))
         locked.status = status
         locked.resolved_at = now
         locked.message = f"{status} by {seat.name}"
         locked.save(update_fields=["status", "resolved_at", "message"])
     _sync(offer, locked)
     return locked
+
+
+def _not_a_party(offer: TradeOffer) -> str:
+    """Names the offer and whose answer it waits on, so the refused player knows who may."""
+    seats = Seat.objects.filter(game_id=offer.game_id, order__in=offer.parties)
+    labels = [seat_label(s) for s in seats.select_related("user").order_by("order")]
+    return f"you are not a party to trade offer #{offer.pk}: only {', '.join(labels)} answer it"
 
 
 def expire_trades(*, now: datetime | None = None) -> int:

@@ -84,11 +84,12 @@ def test_it_refuses_an_invalid_offer_and_writes_nothing(game, ada, bob):
 
 def test_only_parties_answer_and_only_the_proposer_withdraws(game, ada, bob, cy):
     offer = services.propose_trade(game=game, user=ada, command=pay(game, ada, bob))
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(services.NotAllowed, match=rf"trade offer #{offer.pk}: only ") as refused:
         services.accept_trade(offer=offer, user=cy)
-    with pytest.raises(services.NotAllowed):
+    assert "(ada)" in str(refused.value) and "(bob)" in str(refused.value)  # who may answer
+    with pytest.raises(services.NotAllowed, match=rf"trade offer #{offer.pk}"):
         services.decline_trade(offer=offer, user=cy)
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(services.NotAllowed, match=r"only ada, who proposed .*decline it instead"):
         services.withdraw_trade(offer=offer, user=bob)
     services.withdraw_trade(offer=offer, user=ada)
     assert offer.status == "withdrawn"

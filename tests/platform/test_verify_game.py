@@ -65,3 +65,10 @@ def test_the_suite_replays_every_finished_game_it_leaves(finished):
 
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 1
     assert replay_finished_games() == []
+
+
+def test_the_commands_name_a_game_that_does_not_exist():
+    with pytest.raises(CommandError, match="there is no game #999999"):
+        call_command("verify_game", "999999")
+    with pytest.raises(CommandError, match="there is no game #999999"):
+        call_command("export_game", "999999")

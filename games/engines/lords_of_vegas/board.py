@@ -140,12 +140,6 @@ def in_play(lot: str, players: int) -> bool:
     return players > 2 or LOTS[lot].block != "F"
 
 
-def lot_name(text: str) -> str | None:
-    """The canonical lot name for ``text`` (case-insensitive), or None if there is none."""
-    name = text.strip().upper()
-    return name if name in LOTS else None
-
-
 def advance(position: int, points: int) -> int:
     """Where a marker on ``position`` lands after scoring ``points`` for one casino.
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.models import Game
-from games.services import export_game
+from games.services import ServiceError, export_game
 
 
 class Command(BaseCommand):
@@ -20,8 +19,8 @@ class Command(BaseCommand):
         parser.add_argument("--indent", type=int, default=2)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        game = Game.objects.filter(pk=options["game_id"]).first()
-        if game is None:
-            raise CommandError(f"there is no game #{options['game_id']}")
-        record = export_game(game=game)
+        try:
+            record = export_game(game=options["game_id"])
+        except ServiceError as exc:  # no such game
+            raise CommandError(exc.message) from exc
         self.stdout.write(json.dumps(record, indent=options["indent"] or None))

@@ -18,6 +18,19 @@ class SeatInline(admin.TabularInline):
     readonly_fields = ("to_act",)
     raw_id_fields = ("user",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Once a game has started its seats belong to the services (seat order and colour
+        are in the engine's state; resigning hands the seat to a bot): staff only look."""
+        if obj is not None and obj.status != Game.Status.OPEN:
+            return self.fields
+        return super().get_readonly_fields(request, obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None or obj.status == Game.Status.OPEN
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None or obj.status == Game.Status.OPEN
+
 
 class ReadOnlyMixin:
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -72,7 +85,24 @@ class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class TradeOfferAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "proposer", "text", "status", "expires_at")
     list_filter = ("status",)
-    readonly_fields = ("game", "proposer", "command", "text", "parties", "move", "created_at")
+    # An offer is answered and executed by the services only (the last acceptance applies it
+    # through the engine): staff see its state and may not forge one.
+    readonly_fields = (
+        "game",
+        "proposer",
+        "command",
+        "text",
+        "parties",
+        "accepted_by",
+        "status",
+        "message",
+        "move",
+        "created_at",
+        "resolved_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 @admin.register(Invitation)

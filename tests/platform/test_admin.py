@@ -6,7 +6,8 @@ import pytest
 from django.contrib.admin.sites import site
 from django.test import RequestFactory
 
-from games.models import Game
+from games.admin import SeatInline
+from games.models import Game, TradeOffer
 
 pytestmark = pytest.mark.django_db
 
@@ -20,3 +21,15 @@ def test_it_keeps_a_running_games_status_out_of_reach(make_game, ada, bob):
     assert {"status", "game_type", "options", "seed_hash"} <= set(readonly)
     assert "seed" not in admin.get_fields(request, game)
     assert "state" not in admin.get_fields(request, game)
+
+
+def test_it_leaves_a_running_games_seats_and_offers_to_the_services(make_game, ada, bob):
+    game = make_game(ada, bob, game_type="vegas")
+    request = RequestFactory().get("/admin/")
+    seats = SeatInline(Game, site)
+    assert set(seats.get_readonly_fields(request, game)) == set(seats.fields)
+    assert not seats.has_add_permission(request, game)
+    assert not seats.has_delete_permission(request, game)
+    offers = site._registry[TradeOffer]
+    assert not offers.has_add_permission(request)
+    assert {"status", "accepted_by"} <= set(offers.get_readonly_fields(request))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -51,10 +53,13 @@ def dee(make_user: Callable[..., User]) -> User:
 
 
 @pytest.fixture
-def make_game(db: Any) -> Callable[..., Any]:
+def make_game(db: Any, request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``make_game(ada, bob, bots=1, game_type="vegas", start=True)``: a game created by the
-    first player, the others joined, bots added, started unless ``start=False``."""
+    first player, the others joined, bots added, started unless ``start=False``. Its seed is
+    derived from the test's name, so every run of a test plays the same dice."""
     from games import services
+
+    made = itertools.count()
 
     def make(
         *players: User,
@@ -78,7 +83,9 @@ def make_game(db: Any) -> Callable[..., Any]:
         for _ in range(bots):
             services.add_bot(game=game, by=creator, bot=bot)
         if start:
-            services.start_game(game=game, by=creator)
+            name = f"{request.node.nodeid} / game {next(made)}"
+            seed = hashlib.sha256(name.encode()).hexdigest()
+            services.start_game(game=game, by=creator, seed=seed)
         game.refresh_from_db()
         return game
 

@@ -211,9 +211,10 @@ def leave_game(*, game: Game | int, user: Any) -> None:
         copy_into(game, locked)
 
 
-def start_game(*, game: Game | int, by: Any) -> Game:
+def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
     """Seed, seat order, setup: Move 0 holds the setup events. Seats are shuffled with a draw
-    from the (secret, later published) seed, so the seating is verifiable too."""
+    from the (secret, later published) seed, so the seating is verifiable too. ``seed`` is
+    for tests and tools that must replay a known game; no door lets a player choose it."""
     _check_user(by)
     with transaction.atomic():
         locked = lock_game(game)
@@ -232,7 +233,7 @@ def start_game(*, game: Game | int, by: Any) -> Game:
             options = engine.normalize_options(locked.options, players)
         except InvalidOptions as exc:
             raise InvalidRequest(str(exc), code="invalid_options") from exc
-        seed = new_seed()
+        seed = seed or new_seed()
         shuffle(SeededRng(seed, "seating"), seats)
         colours = engine.seat_colours(options, players)
         for seat, colour in zip(seats, colours, strict=True):

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.engines.registry import get_engine
-from games.models import Move
+from games.models import Game, Move
 
 from .helpers import legal_text, seat_to_act, user_to_act
 
@@ -44,6 +44,7 @@ def two_commands_in_a_row(game):
     engine = get_engine("vegas")
     while True:
         game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE, "no seat ever acted twice in a row"
         seat = seat_to_act(game)
         for command in engine.legal_commands(game.state, seat.order):
             state, _ = engine.apply(game.state, seat.order, command)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from games.engines.base import GameEngine
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, TradeOffer
 from games.services.errors import NotAllowed
 from games.services.moves import MoveResult, engine_for
 
@@ -259,3 +259,23 @@ def _describe(engine: GameEngine | None, event: dict[str, Any], names: list[str]
         return engine.describe(event, names)
     except Exception:  # a describe bug must never break reading the log
         return str(event.get("type", ""))
+
+
+def trade_offers(*, game: Game) -> QuerySet[TradeOffer]:
+    """A game's trade offers, newest first, with what presenting them reads."""
+    return (
+        TradeOffer.objects.filter(game=game)
+        .select_related("proposer", "move")
+        .order_by("-created_at", "-id")
+    )
+
+
+def offers_waiting_on(*, game: Game, order: int | None) -> list[TradeOffer]:
+    """Open offers that name seat ``order`` as a party and that it has not accepted yet."""
+    if order is None:
+        return []
+    return [
+        offer
+        for offer in trade_offers(game=game).filter(status=TradeOffer.Status.OPEN)
+        if order in offer.parties and order not in offer.accepted_by
+    ]

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
-
 from games import selectors
 from games.models import Game, TradeOffer
 from games.services.errors import GameNotActive, NotAllowed, NotFound
@@ -49,21 +47,10 @@ def finished_game(game_id: int, user: Any) -> Game:
     return found
 
 
-def trade_offers(of: Game) -> QuerySet[TradeOffer]:
-    return (
-        TradeOffer.objects.filter(game=of)
-        .select_related("proposer", "move")
-        .order_by("-created_at", "-id")
-    )
-
-
-def open_trade_offers(of: Game) -> list[TradeOffer]:
-    return list(trade_offers(of).filter(status=TradeOffer.Status.OPEN))
-
-
 def offer(game_id: int, offer_id: int, user: Any) -> TradeOffer:
     """An offer of that game (an offer id from another game is not found here)."""
-    found = trade_offers(visible_game(game_id, user)).filter(pk=offer_id).first()
+    game = visible_game(game_id, user)
+    found = selectors.trade_offers(game=game).filter(pk=offer_id).first()
     if found is None:
         raise NotFound(f"game #{game_id} has no trade offer #{offer_id}", offer=offer_id)
     return found

@@ -86,19 +86,14 @@ def trade(offer: TradeOffer) -> dict[str, Any]:
     }
 
 
-def decisions(game: Game, user: Any, offers: list[TradeOffer]) -> dict[str, Any]:
-    """What the game waits on ``user`` for: their commands now, and open offers that
-    name them as a party and that they have not accepted yet."""
+def decisions(game: Game, user: Any) -> dict[str, Any]:
+    """What the game waits on ``user`` for: their commands now, and the open offers they
+    have still to answer."""
     view = selectors.game_view(game=game, user=user)
-    mine = view["your_seat"]
-    waiting = [
-        o
-        for o in offers
-        if o.status == TradeOffer.Status.OPEN and mine in o.parties and mine not in o.accepted_by
-    ]
+    waiting = selectors.offers_waiting_on(game=game, order=view["your_seat"])
     return {
         "version": view["version"],
-        "your_seat": mine,
+        "your_seat": view["your_seat"],
         "your_turn": view["your_turn"],
         "legal_commands": view["legal_commands"],
         "trades": [trade(o) for o in waiting],

@@ -265,7 +265,7 @@ class GameViewSet(ApiViewSet):
     @action(detail=True, methods=["get"])
     def decisions(self, request: Request, game_id: int) -> Response:
         game = lookups.visible_game(game_id, request.user)
-        return Response(present.decisions(game, request.user, lookups.open_trade_offers(game)))
+        return Response(present.decisions(game, request.user))
 
     @operation(
         "games_verify",
@@ -316,7 +316,7 @@ class TradeOfferViewSet(ApiViewSet):
     )
     def list(self, request: Request, game_id: int) -> Response:
         game = lookups.visible_game(game_id, request.user)
-        return Response([present.trade(o) for o in lookups.trade_offers(game)])
+        return Response([present.trade(o) for o in selectors.trade_offers(game=game)])
 
     @operation(
         "trades_propose",

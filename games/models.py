@@ -60,10 +60,6 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.game_type} #{self.pk} ({self.status})"
 
-    @property
-    def is_over(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
-
 
 class Seat(models.Model):
     """A place at the table: a person, or a bot (``user`` null, ``bot`` its name).

@@ -29,18 +29,6 @@ def games_for_user(
     return games.select_related("created_by").order_by("-created_at", "-id")
 
 
-def open_games(*, user: Any = None) -> QuerySet[Game]:
-    """Public games waiting for players (the lobby)."""
-    games = Game.objects.filter(status=Game.Status.OPEN, private=False)
-    return games.order_by("-created_at", "-id")
-
-
-def seat_for(*, game: Game, user: Any) -> Seat | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return game.seats.filter(user=user).first()
-
-
 def may_see(*, game: Game, user: Any) -> bool:
     """Public games are open to everyone; private ones to their players, invitees, staff."""
     if not game.private or getattr(user, "is_staff", False):
@@ -54,9 +42,11 @@ def may_see(*, game: Game, user: Any) -> bool:
     )
 
 
-def _check_visible(game: Game, user: Any) -> None:
+def check_visible(*, game: Game, user: Any) -> None:
+    """Refuse a game ``user`` may not see (:func:`may_see`): the one place of the rule, for
+    the selectors here and for every door that looks a game up."""
     if not may_see(game=game, user=user):
-        raise NotAllowed(f"game #{game.pk} is private")
+        raise NotAllowed(f"game #{game.pk} is private", game=game.pk)
 
 
 def seat_names(game: Game) -> list[str]:
@@ -101,7 +91,7 @@ def game_view(*, game: Game, user: Any) -> dict[str, Any]:
     """The game as ``user`` may see it: the engine's view for their seat (a spectator's view
     if not seated), version, who must act, deadline, their legal commands, the public seed
     hash, and the seed only after the end."""
-    _check_visible(game, user)
+    check_visible(game=game, user=user)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.order)
     mine = next(
         (s for s in seats if s.user_id is not None and s.user_id == getattr(user, "pk", None)),
@@ -146,7 +136,7 @@ def _legal(engine: GameEngine, state: dict[str, Any], order: int) -> list[dict[s
 def moves_since(*, game: Game, since: int = -1, user: Any = None) -> list[dict[str, Any]]:
     """The Moves with ``seq > since`` (a client at version ``v`` asks ``since=v``; the
     default -1 includes the setup, Move 0), each with its events described in sentences."""
-    _check_visible(game, user)
+    check_visible(game=game, user=user)
     names = seat_names(game)
     engine = engine_for(game) if game.state is not None else None
     moves = Move.objects.filter(game=game, seq__gt=since).select_related("seat").order_by("seq")

@@ -1,8 +1,9 @@
 """Finding the object a URL names, with the selectors' visibility rule.
 
 The contract's selectors take model objects; these small reads turn a URL's ids into them
-(404 in the one error shape when there is none) and apply ``selectors.may_see`` (private
-games: their players, invitees and staff only).
+(404 in the one error shape when there is none) and apply ``selectors.check_visible``, the
+one visibility rule (private games: their players, invitees and staff only; 403 for anyone
+else).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from games import selectors
 from games.models import Game, TradeOffer
-from games.services.errors import GameNotActive, NotAllowed, NotFound
+from games.services.errors import GameNotActive, NotFound
 
 
 def game(game_id: int) -> Game:
@@ -24,8 +25,7 @@ def game(game_id: int) -> Game:
 def visible_game(game_id: int, user: Any) -> Game:
     """The game, if ``user`` may see it (403 for someone else's private game)."""
     found = game(game_id)
-    if not selectors.may_see(game=found, user=user):
-        raise NotAllowed(f"game #{game_id} is private", game=game_id)
+    selectors.check_visible(game=found, user=user)
     return found
 
 

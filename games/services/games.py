@@ -28,17 +28,13 @@ from games.services.moves import (
     lock_game,
     notify_after_commit,
     require_active,
+    require_signed_in,
     save_game,
     seat_of,
 )
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_TURN_HOURS = 24 * 30
-
-
-def _check_user(user: Any) -> None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("sign in first")
 
 
 def may_manage(game: Game, user: Any) -> bool:
@@ -48,6 +44,15 @@ def may_manage(game: Game, user: Any) -> bool:
     creator = game.created_by_id
     creator_seated = creator is not None and game.seats.filter(user_id=creator).exists()
     return not creator_seated and game.seats.filter(user=user).exists()
+
+
+def _only_managers(game: Game, does: str) -> str:
+    """Who :func:`may_manage` lets do it, for a refusal: "only the creator of game #3 starts
+    it (or any of its players, once the creator has left)"."""
+    return (
+        f"only the creator of game #{game.pk} {does} "
+        "(or any of its players, once the creator has left)"
+    )
 
 
 def _require_open(game: Game) -> None:
@@ -75,7 +80,7 @@ def create_game(
     """An open game with the creator in the first seat. ``options`` are checked by the engine
     for ``seats`` players and stored as given; the start normalises them for the actual
     player count."""
-    _check_user(creator)
+    require_signed_in(creator)
     if game_type not in slugs():
         raise InvalidRequest(f"unknown game type {game_type!r}; known: {', '.join(slugs())}")
     try:
@@ -114,7 +119,7 @@ def create_game(
 def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
     """An invitation (with a token to join a private game); the same email invited twice
     gets the same open invitation."""
-    _check_user(by)
+    require_signed_in(by)
     email = (email or "").strip().lower()
     try:
         validate_email(email)
@@ -136,7 +141,7 @@ def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
 def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
     """Take the next seat. Private games need an invitation token. Joining twice returns the
     seat already held."""
-    _check_user(user)
+    require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
         existing = locked.seats.filter(user=user).first()
@@ -160,12 +165,12 @@ def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
 
 def add_bot(*, game: Game | int, by: Any, bot: str = "greedy") -> Seat:
     """A bot takes the next seat."""
-    _check_user(by)
+    require_signed_in(by)
     with transaction.atomic():
         locked = lock_game(game)
         _require_open(locked)
         if not may_manage(locked, by):
-            raise NotAllowed(f"only the creator of game #{locked.pk} adds bots to it")
+            raise NotAllowed(_only_managers(locked, "adds bots to it"))
         engine = engine_for(locked)
         if bot not in engine.bots:
             raise InvalidRequest(
@@ -195,7 +200,7 @@ def _renumber(game: Game, seats: list[Seat]) -> None:
 
 def leave_game(*, game: Game | int, user: Any) -> None:
     """Give up a seat before the start; the last person leaving cancels the game."""
-    _check_user(user)
+    require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
         _require_open(locked)
@@ -215,12 +220,12 @@ def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
     """Seed, seat order, setup: Move 0 holds the setup events. Seats are shuffled with a draw
     from the (secret, later published) seed, so the seating is verifiable too. ``seed`` is
     for tests and tools that must replay a known game; no door lets a player choose it."""
-    _check_user(by)
+    require_signed_in(by)
     with transaction.atomic():
         locked = lock_game(game)
         _require_open(locked)
         if not may_manage(locked, by):
-            raise NotAllowed(f"only the creator of game #{locked.pk} starts it")
+            raise NotAllowed(_only_managers(locked, "starts it"))
         engine = engine_for(locked)
         seats = list(locked.seats.order_by("order"))
         players = len(seats)
@@ -267,7 +272,7 @@ def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
 def resign(*, game: Game | int, user: Any) -> Game:
     """Resign: the player is ranked last (behind anyone who resigns later) and a bot plays
     the seat on; when fewer than two seats remain unresigned, the game ends there."""
-    _check_user(user)
+    require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)

@@ -89,10 +89,15 @@ def lock_game(game: Game | int) -> Game:
         raise NotFound(f"there is no game #{pk}") from None
 
 
+def require_signed_in(user: Any) -> None:
+    """Refuse an anonymous caller before anything else: every game action needs a person."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("sign in first")
+
+
 def seat_of(game: Game, user: Any) -> Seat:
     """The user's seat, or :class:`NotAllowed`."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("sign in to play")
+    require_signed_in(user)
     seat = game.seats.select_related("user").filter(user=user).first()
     if seat is None:
         raise NotAllowed(_NOT_SEATED.format(game=game.pk))
@@ -101,7 +106,8 @@ def seat_of(game: Game, user: Any) -> Seat:
 
 _NOT_SEATED = "you are not seated in game #{game}: only its players may do this"
 _NOT_ACTIVE: dict[str, str] = {
-    Game.Status.OPEN: "game #{game} has not started yet: wait for its creator to start it",
+    Game.Status.OPEN: "game #{game} has not started yet: moves begin when its creator (or, if the "
+    "creator left, one of its players) starts it",
     Game.Status.FINISHED: "game #{game} is finished: no more moves; its record and its "
     "verification are open",
     Game.Status.CANCELLED: "game #{game} was cancelled before it started: nothing can be "
@@ -138,8 +144,7 @@ def seats_in_order(game: Game) -> list[Seat]:
 
 def seat_among(seats: Sequence[Seat], game: Game, user: Any) -> Seat:
     """:func:`seat_of`, from seats already read."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("sign in to play")
+    require_signed_in(user)
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed(_NOT_SEATED.format(game=game.pk))

@@ -150,6 +150,9 @@ def test_an_unknown_game_is_not_found(alice: Player) -> None:
         alice.get("/no-such-endpoint/"),
     ]:
         assert_error(response, 404, "not_found")
+    error = assert_error(alice.get("/games/999999/"), 404, "not_found")
+    assert error["message"] == "there is no game #999999"
+    assert error["detail"] == {"game": 999999}
 
 
 def test_a_trade_offer_of_another_game_is_not_found(game: int, alice: Player) -> None:
@@ -179,7 +182,9 @@ def test_missing_or_bad_credentials_are_refused(
 
 def test_a_private_game_is_closed_to_strangers(alice: Player, bob: Player) -> None:
     created = body(alice.post("/games/", {"game_type": "vegas", "seats": 2, "private": True}))
-    assert_error(bob.get(f"/games/{created['id']}/"), 403, "not_allowed")
+    error = assert_error(bob.get(f"/games/{created['id']}/"), 403, "not_allowed")
+    assert error["message"] == f"game #{created['id']} is private"
+    assert error["detail"] == {"game": created["id"]}
     assert_error(bob.post(f"/games/{created['id']}/join/", {}), 403, "not_allowed")
 
 

@@ -53,12 +53,24 @@ def test_it_refuses_an_invitation_from_outside(ada, bob):
 def test_it_adds_bots_for_the_creator_only(ada, bob):
     game = services.create_game(creator=ada, game_type="vegas", seats=3)
     services.join_game(game=game, user=bob)
-    with pytest.raises(services.NotAllowed):
+    refusal = rf"only the creator of game #{game.pk} adds bots to it \(or any of its players, "
+    with pytest.raises(services.NotAllowed, match=refusal):
         services.add_bot(game=game, by=bob)
     with pytest.raises(services.InvalidRequest):
         services.add_bot(game=game, by=ada, bot="genius")
     seat = services.add_bot(game=game, by=ada, bot="random")
     assert (seat.user, seat.bot, seat.order, seat.name) == (None, "random", 2, "random bot")
+
+
+def test_once_the_creator_has_left_its_players_run_the_game(ada, bob, cy):
+    game = services.create_game(creator=ada, game_type="vegas", seats=3)
+    services.join_game(game=game, user=bob)
+    services.leave_game(game=game, user=ada)
+    with pytest.raises(services.NotAllowed, match="once the creator has left"):
+        services.add_bot(game=game, by=cy)  # not seated
+    services.add_bot(game=game, by=bob)
+    services.start_game(game=game, by=bob)
+    assert game.status == Game.Status.ACTIVE
 
 
 def test_leaving_renumbers_the_seats(ada, bob, cy):

@@ -62,7 +62,8 @@ def test_it_draws_the_seating_from_the_seed(make_game, ada, bob, cy, dee):
 
 def test_only_the_creator_starts_and_only_once(make_game, ada, bob):
     game = make_game(ada, bob, start=False)
-    with pytest.raises(services.NotAllowed):
+    refusal = rf"only the creator of game #{game.pk} starts it \(or any of its players, "
+    with pytest.raises(services.NotAllowed, match=refusal):
         services.start_game(game=game, by=bob)
     services.start_game(game=game, by=ada)
     with pytest.raises(services.GameNotActive):

@@ -12,12 +12,14 @@ from django.db import transaction
 from accounts.models import User
 from games import services
 from games.engines.registry import get_engine
-from games.engines.rng import SeededRng
-from games.models import Game
+from games.models import Game, Seat
+from games.services.moves import bot_command
 
 PASSWORD = "lords-demo-password"
 PLAYERS = ("ada", "bob", "cy", "dee")
 ADMIN = "admin@example.org"
+DEMO_BOT = "greedy"
+"""The bot seated in the demo games, and whose choices the demo players' moves are."""
 
 
 class Command(BaseCommand):
@@ -65,16 +67,17 @@ class Command(BaseCommand):
         for user in others:
             services.join_game(game=game, user=user)
         for _ in range(bots):
-            services.add_bot(game=game, by=creator)
+            services.add_bot(game=game, by=creator, bot=DEMO_BOT)
         services.start_game(game=game, by=creator)
         for _ in range(moves):
             if game.status != Game.Status.ACTIVE or game.state is None:
                 break
             order = engine.to_act(game.state)[0]
             seat = game.seats.get(order=order)
-            command = engine.bots["greedy"](game.state, order, SeededRng("demo", str(game.version)))
-            if engine.trade_parties(game.state, order, command) is not None:
-                command = engine.default_command(game.state, order)
+            # The players' moves are chosen as the platform chooses a bot's (the greedy bot
+            # in their place), then submitted as theirs.
+            stand_in = Seat(game=game, order=order, bot=DEMO_BOT)
+            command = bot_command(engine, game.state, stand_in, game.version + 1, game.seed)
             try:
                 services.submit_command(
                     game=game, user=seat.user, text=engine.format(command), source="web"

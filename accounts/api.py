@@ -9,11 +9,13 @@ browser session, or by another token; every other endpoint takes ``Authorization
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from knox.views import LoginView
@@ -22,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import User
+from accounts.models import MAX_AWAY_DAYS, User
 from games.api.base import AUTHENTICATION, TOKEN_CREATION
 from games.api.schema import errors
 from games.api.throttling import AnonRateThrottle, UserRateThrottle
@@ -38,11 +40,37 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     language = serializers.ChoiceField(
         choices=[code for code, _ in settings.LANGUAGES], required=False
     )
+    away_until = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text=(
+            "Vacation: until then the games waiting on you push their deadline to your "
+            f"return instead of timing you out (each within its vacation_days). At most "
+            f"{MAX_AWAY_DAYS} days ahead, with a time zone, e.g. 2030-08-01T09:00:00Z; "
+            "null ends the vacation."
+        ),
+    )
 
     class Meta:
         model = User
-        fields = ("id", "email", "name", "display_name", "time_zone", "language")
+        fields = ("id", "email", "name", "display_name", "time_zone", "language", "away_until")
         read_only_fields = ("id", "email", "name")
+
+    def validate_away_until(self, value: datetime | None) -> datetime | None:
+        if value is None:
+            return None
+        now = timezone.now()
+        if value <= now:
+            raise serializers.ValidationError(
+                f"{value.isoformat()} is in the past: give a time to come back in the future, "
+                "or null to end your vacation."
+            )
+        if value > now + timedelta(days=MAX_AWAY_DAYS):
+            raise serializers.ValidationError(
+                f"{value.isoformat()} is more than {MAX_AWAY_DAYS} days ahead: set a vacation "
+                f"of at most {MAX_AWAY_DAYS} days (you may extend it later)."
+            )
+        return value
 
     def validate_time_zone(self, value: str) -> str:
         if value not in _time_zones():
@@ -103,7 +131,7 @@ class ProfileView(APIView):
 
     @extend_schema(
         operation_id="me_update",
-        summary="Change my display name, time zone or language",
+        summary="Change my display name, time zone, language or vacation (away_until)",
         request=ProfileSerializer,
         responses={200: ProfileSerializer, **errors(400, 401)},
         tags=["account"],

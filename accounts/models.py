@@ -9,6 +9,9 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+MAX_AWAY_DAYS = 30
+"""How far ahead a player may set ``away_until`` (each game also caps what it waits)."""
+
 
 class UserManager(BaseUserManager["User"]):
     """Creates users keyed by email (there is no username)."""
@@ -44,6 +47,12 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     language = models.CharField(_("language"), max_length=8, default="en")
+    away_until = models.DateTimeField(
+        _("away until"),
+        null=True,
+        blank=True,
+        help_text=_("Vacation: deadlines of games waiting on this player wait until then."),
+    )
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: ClassVar[list[str]] = []

@@ -14,7 +14,17 @@ from games.models import Game, Invitation, Move, Seat, TradeOffer
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("order", "user", "bot", "colour", "resigned", "to_act", "timeouts")
+    fields = (
+        "order",
+        "user",
+        "bot",
+        "colour",
+        "resigned",
+        "to_act",
+        "timeouts",
+        "timeouts_in_a_row",
+        "vacation_used",
+    )
     readonly_fields = ("to_act",)
     raw_id_fields = ("user",)
 
@@ -57,7 +67,17 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "game_type", "status", "version", "private", "created_by", "created_at")
+    list_display = (
+        "id",
+        "game_type",
+        "status",
+        "version",
+        "deadline",
+        "max_timeouts",
+        "private",
+        "created_by",
+        "created_at",
+    )
     list_filter = ("status", "game_type", "private")
     search_fields = ("id", "seats__user__email")
     exclude = ("seed", "state")

@@ -7,6 +7,7 @@ idempotency) live in ``games/services``. These models only hold the data. See
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +33,14 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     max_seats = models.PositiveSmallIntegerField(default=4)
     turn_hours = models.PositiveIntegerField(default=72)
+    max_timeouts = models.PositiveSmallIntegerField(
+        default=3,
+        help_text="Consecutive missed deadlines after which a player forfeits (0: never).",
+    )
+    vacation_days = models.PositiveSmallIntegerField(
+        default=14,
+        help_text="Days each player's vacation may hold this game up, in all (0: none).",
+    )
     private = models.BooleanField(default=False)
     deadline = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
@@ -80,7 +89,15 @@ class Seat(models.Model):
     order = models.PositiveSmallIntegerField()
     colour = models.CharField(max_length=16, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
-    timeouts = models.PositiveIntegerField(default=0)
+    timeouts = models.PositiveIntegerField(
+        default=0, help_text="Deadlines missed in this game, in all."
+    )
+    timeouts_in_a_row = models.PositiveIntegerField(
+        default=0, help_text="Deadlines missed since the player last moved themself."
+    )
+    vacation_used = models.DurationField(
+        default=timedelta(0), help_text="How long this seat's vacation has held the game up."
+    )
     preferences = models.JSONField(default=dict, blank=True)
     resigned = models.BooleanField(default=False)
     resigned_at = models.DateTimeField(null=True, blank=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer
@@ -66,6 +67,8 @@ def game_header(game: Game) -> dict[str, Any]:
         "private": game.private,
         "max_seats": game.max_seats,
         "turn_hours": game.turn_hours,
+        "max_timeouts": game.max_timeouts,
+        "vacation_days": game.vacation_days,
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
@@ -84,7 +87,16 @@ def seat_entry(seat: Seat, *, to_act: bool) -> dict[str, Any]:
         "user": seat.user_id,
         "resigned": seat.resigned,
         "to_act": to_act,
+        "timeouts": seat.timeouts,
+        "timeouts_in_a_row": seat.timeouts_in_a_row,
+        "away_until": _away_until(seat),
     }
+
+
+def _away_until(seat: Seat) -> Any:
+    """When the seat's player is back from vacation, while they are away (else None)."""
+    until = seat.user.away_until if seat.user is not None and not seat.resigned else None
+    return until if until is not None and until > timezone.now() else None
 
 
 def game_view(*, game: Game, user: Any) -> dict[str, Any]:

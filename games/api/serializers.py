@@ -122,6 +122,20 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     private = serializers.BooleanField(
         default=False, help_text="Private games are joined by invitation only."
     )
+    max_timeouts = serializers.IntegerField(
+        min_value=0,
+        max_value=20,
+        default=3,
+        help_text="A player who misses this many deadlines in a row forfeits (a bot plays "
+        "their seat on, they rank last); 0: never.",
+    )
+    vacation_days = serializers.IntegerField(
+        min_value=0,
+        max_value=30,
+        default=14,
+        help_text="How many days in all the game waits for each player who is away "
+        "(their profile's away_until); 0: it never waits.",
+    )
 
 
 class JoinSerializer(serializers.Serializer[Any]):
@@ -256,6 +270,13 @@ class SeatSerializer(serializers.Serializer[Any]):
     user = serializers.IntegerField(allow_null=True)
     resigned = serializers.BooleanField()
     to_act = serializers.BooleanField()
+    timeouts = serializers.IntegerField(help_text="Deadlines this seat missed, in all.")
+    timeouts_in_a_row = serializers.IntegerField(
+        help_text="Deadlines missed since the player last moved (max_timeouts: forfeit)."
+    )
+    away_until = serializers.DateTimeField(
+        allow_null=True, help_text="The player is on vacation until then (null: not away)."
+    )
 
 
 class _GameBaseSerializer(serializers.Serializer[Any]):
@@ -266,7 +287,13 @@ class _GameBaseSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text="The seq of the last move; 0 after setup.")
     private = serializers.BooleanField()
     max_seats = serializers.IntegerField()
-    turn_hours = serializers.IntegerField()
+    turn_hours = serializers.IntegerField(help_text="Time for each turn.")
+    max_timeouts = serializers.IntegerField(
+        help_text="Missed deadlines in a row after which a player forfeits; 0: never."
+    )
+    vacation_days = serializers.IntegerField(
+        help_text="Days in all the game waits for each player on vacation."
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)

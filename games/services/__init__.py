@@ -23,6 +23,7 @@ from games.services.games import (
 )
 from games.services.moves import MoveResult, play_bots, submit_command
 from games.services.records import Verification, export_game, verify_game
+from games.services.timeouts import TimeoutResult, apply_timeout, sweep
 from games.services.trades import (
     accept_trade,
     decline_trade,
@@ -42,9 +43,11 @@ __all__ = [
     "NotYourTurn",
     "ServiceError",
     "StaleVersion",
+    "TimeoutResult",
     "Verification",
     "accept_trade",
     "add_bot",
+    "apply_timeout",
     "create_game",
     "decline_trade",
     "expire_trades",
@@ -57,6 +60,7 @@ __all__ = [
     "resign",
     "start_game",
     "submit_command",
+    "sweep",
     "verify_game",
     "withdraw_trade",
 ]

@@ -35,6 +35,10 @@ from games.services.moves import (
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_TURN_HOURS = 24 * 30
+MAX_TIMEOUTS = 20
+"""At most this many consecutive missed deadlines before a forfeit (0: never forfeit)."""
+MAX_VACATION_DAYS = 30
+"""At most this many days of vacation per player and game (see 0004-deadlines.md)."""
 
 
 def may_manage(game: Game, user: Any) -> bool:
@@ -76,10 +80,14 @@ def create_game(
     seats: int = 4,
     turn_hours: int = 72,
     private: bool = False,
+    max_timeouts: int = 3,
+    vacation_days: int = 14,
 ) -> Game:
     """An open game with the creator in the first seat. ``options`` are checked by the engine
     for ``seats`` players and stored as given; the start normalises them for the actual
-    player count."""
+    player count. The timeout policy: ``turn_hours`` per turn, a forfeit after
+    ``max_timeouts`` missed deadlines in a row (0: never), and at most ``vacation_days`` of
+    vacation per player (see ``docs/decisions/0004-deadlines.md``)."""
     require_signed_in(creator)
     if game_type not in slugs():
         raise InvalidRequest(f"unknown game type {game_type!r}; known: {', '.join(slugs())}")
@@ -96,6 +104,8 @@ def create_game(
         raise InvalidRequest(f"turn_hours must be a whole number, not {turn_hours!r}")
     if not 1 <= turn_hours <= MAX_TURN_HOURS:
         raise InvalidRequest(f"turn time is 1 to {MAX_TURN_HOURS} hours, not {turn_hours}")
+    _check_policy("max_timeouts", max_timeouts, MAX_TIMEOUTS, "missed deadlines in a row")
+    _check_policy("vacation_days", vacation_days, MAX_VACATION_DAYS, "days of vacation")
     raw = dict(options or {})
     try:
         # Checked now for the seats asked; kept as given (defaults depending on the player
@@ -109,11 +119,24 @@ def create_game(
             options=raw,
             max_seats=seats,
             turn_hours=turn_hours,
+            max_timeouts=max_timeouts,
+            vacation_days=vacation_days,
             private=bool(private),
             created_by=creator,
         )
         Seat.objects.create(game=game, user=creator, order=0)
     return game
+
+
+def _check_policy(name: str, value: Any, high: int, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(
+            f"{name} must be a whole number, not {value!r}", code="invalid_policy", field=name
+        )
+    if not 0 <= value <= high:
+        raise InvalidRequest(
+            f"{name} is 0 to {high} {what}, not {value}", code="invalid_policy", field=name
+        )
 
 
 def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
@@ -277,31 +300,37 @@ def resign(*, game: Game | int, user: Any) -> Game:
         locked = lock_game(game)
         require_active(locked)
         seat = seat_of(locked, user)
-        if seat.resigned:
-            return locked
-        engine = engine_for(locked)
-        now = timezone.now()
-        seat.resigned = True
-        seat.resigned_at = now
-        seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
-        seat.save(update_fields=["resigned", "resigned_at", "bot"])
-        moves = _log_resignation(locked, seat)
-        assert locked.state is not None
-        if locked.seats.filter(resigned=False).count() < 2:
-            finish(locked, final_outcome(locked, None), now)
-            save_game(locked, engine, locked.state, moved=True)
-            notify_after_commit(locked, moves)
-        else:
-            notify_after_commit(locked, moves)
-            commit_commands(locked, engine, locked.state, [])
+        if not seat.resigned:
+            resign_seat(locked, seat, now=timezone.now())
     if isinstance(game, Game):
         copy_into(game, locked)
     return locked
 
 
-def _log_resignation(game: Game, seat: Seat) -> list[Move]:
+def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[Move]:
+    """Resign ``seat`` of ``game``, whose row the caller has locked: a bot takes the seat
+    and plays where the game waits on it, or the game ends if fewer than two seats remain
+    unresigned. ``reason`` ("timeouts": a forfeit) goes into the logged event. Returns the
+    Moves written (the resignation, then any bot moves)."""
+    engine = engine_for(game)
+    seat.resigned = True
+    seat.resigned_at = now
+    seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
+    seat.save(update_fields=["resigned", "resigned_at", "bot"])
+    moves = _log_resignation(game, seat, reason)
+    assert game.state is not None
+    notify_after_commit(game, moves)
+    if game.seats.filter(resigned=False).count() < 2:
+        finish(game, final_outcome(game, None), now)
+        save_game(game, engine, game.state, moved=True)
+        return moves
+    return moves + commit_commands(game, engine, game.state, [])
+
+
+def _log_resignation(game: Game, seat: Seat, reason: str = "") -> list[Move]:
     """The platform's own log entry (no engine command: the replay skips it)."""
-    entry = Entry(
-        seat, None, "resign", [{"type": "resign", "seat": seat.order}], Move.Source.SYSTEM
-    )
+    event: dict[str, Any] = {"type": "resign", "seat": seat.order}
+    if reason:
+        event["reason"] = reason
+    entry = Entry(seat, None, "resign", [event], Move.Source.SYSTEM)
     return append_moves(game, [entry])

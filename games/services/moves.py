@@ -547,6 +547,9 @@ def _submit(
         moves = commit_commands(
             locked, engine, state, entries, idempotency_key=idempotency_key, seats=seats
         )
+        if seat.timeouts_in_a_row:  # the player is back: their run of missed deadlines ends
+            seat.timeouts_in_a_row = 0
+            seat.save(update_fields=["timeouts_in_a_row"])
     if isinstance(game, Game):
         copy_into(game, locked)
     return MoveResult(version=locked.version, moves=moves, game=locked, seats=seats)

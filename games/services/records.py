@@ -108,6 +108,12 @@ def export_game(*, game: Game | int) -> dict[str, Any]:
         "finished_at": _iso(game.finished_at),
         "seed_hash": game.seed_hash or None,
         "seed": game.seed if game.status == Game.Status.FINISHED else None,
+        "timeout_policy": {
+            "turn_hours": game.turn_hours,
+            "on_timeout": "default_command",
+            "max_timeouts": game.max_timeouts,
+            "vacation_days": game.vacation_days,
+        },
         "players": [
             {
                 "seat": s.order,
@@ -115,6 +121,7 @@ def export_game(*, game: Game | int) -> dict[str, Any]:
                 "colour": s.colour,
                 "bot": s.bot or None,
                 "resigned": s.resigned,
+                "timeouts": s.timeouts,
             }
             for s in seats
         ],

@@ -86,6 +86,7 @@ def test_it_reads_and_changes_my_profile(alice: Player) -> None:
         "display_name": "alice",
         "time_zone": "UTC",
         "language": "en",
+        "away_until": None,
     }
     changed = alice.patch(
         "/me/", {"display_name": "Ada", "time_zone": "Europe/Paris", "language": "fr"}

@@ -35,7 +35,9 @@ def _using_postgres() -> bool:
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     os.environ.setdefault("SECRET_KEY", "test-only-secret-key-" + "k" * 40)
     os.environ.setdefault("SECURE", "false")
-    os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "false")
+    # Tasks run inline (emails to Django's locmem outbox): committed moves of ordinary tests
+    # never pile up in the shared Redis. The worker tests turn it off for themselves.
+    os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
     if "DATABASE_URL" not in os.environ:
         if _reachable("127.0.0.1", 5432):
             os.environ["DATABASE_URL"] = _LOCAL_POSTGRES

@@ -153,6 +153,12 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Lords <turns@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Turn mail (notifications/): replies go to play+<signed token>@NOTIFICATIONS_REPLY_DOMAIN;
+# a reminder goes out this many hours before a deadline (at most half the game's turn time).
+NOTIFICATIONS_REPLY_DOMAIN = env.str(
+    "NOTIFICATIONS_REPLY_DOMAIN", default=DEFAULT_FROM_EMAIL.rstrip(">").rpartition("@")[2]
+).lower()
+NOTIFICATIONS_REMIND_BEFORE_HOURS = env.float("NOTIFICATIONS_REMIND_BEFORE_HOURS", default=12.0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

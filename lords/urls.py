@@ -1,4 +1,4 @@
-"""URL map: the admin, accounts (allauth), the REST API and its schema."""
+"""URL map: the admin, accounts (allauth), the REST API and its schema, notifications."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("notifications/", include("notifications.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,0 +1,68 @@
+"""What the notifications app stores: each person's email choices, and one row per email
+(claimed before it is sent, so a retried or duplicated task never sends it twice)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class EmailPreference(models.Model):
+    """A person's choices about game email (no row: everything on)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_preference"
+    )
+    turn_emails = models.BooleanField(default=True, help_text="'Your turn' and 'game over' emails.")
+    reminders = models.BooleanField(default=True, help_text="Reminders before a deadline.")
+    unsubscribed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the unsubscribe link turned everything off."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"email preferences of {self.user}"
+
+
+class Notification(models.Model):
+    """One email to one person about one game: ``kind`` + ``key`` say which (the game
+    version it was about, or "end"). The unique row is the claim: whoever creates it (or
+    takes back a failed one with a conditional UPDATE) sends; everyone else does nothing."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "your turn"
+        REMINDER = "reminder", "reminder"
+        GAME_OVER = "game_over", "game over"
+
+    class Status(models.TextChoices):
+        SENDING = "sending", "sending"
+        SENT = "sent", "sent"
+        FAILED = "failed", "failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="notifications")
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(max_length=32)
+    version = models.PositiveIntegerField(help_text="The game version the email was about.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.SENDING)
+    attempts = models.PositiveSmallIntegerField(default=1)
+    error = models.TextField(blank=True)
+    message_id = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "kind", "key"], name="notification_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} of game #{self.game_id} to {self.user_id} ({self.status})"

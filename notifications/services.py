@@ -1,0 +1,297 @@
+"""Who gets which email after a move, a finished game or a nearing deadline, and the claim
+that makes every email go out at most once.
+
+The tasks in ``notifications.tasks`` only call :func:`notify_game` and
+:func:`send_reminders` with ids. Every email has a :class:`~notifications.models.Notification`
+row, unique per (user, game, kind, key), created *before* sending: a retried or duplicated
+task finds it and sends nothing. A failed send marks the row ``failed``; the next attempt
+takes it back with a conditional UPDATE (one worker wins) and tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F, Max
+from django.utils import timezone
+
+from games import selectors
+from games.models import Game, Move, Seat
+from games.services.moves import engine_for
+from notifications.emails import render_email
+from notifications.models import EmailPreference, Notification
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+COMMANDS_SHOWN = 15
+EVENTS_SHOWN = 30
+
+
+class DeliveryFailed(Exception):
+    """Some emails could not be sent (their rows are marked ``failed``); the task retries."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    seat: Seat
+    kind: str
+    key: str
+
+
+# -- preferences ------------------------------------------------------------------------
+
+
+def preference(user: Any) -> EmailPreference:
+    """The user's choices (an unsaved all-on row when they never changed anything)."""
+    try:
+        pref: EmailPreference = user.email_preference
+    except EmailPreference.DoesNotExist:
+        return EmailPreference(user=user)
+    return pref
+
+
+def wants(user: Any, kind: str) -> bool:
+    if not user.is_active or not user.email:
+        return False
+    pref = preference(user)
+    return pref.reminders if kind == Kind.REMINDER else pref.turn_emails
+
+
+def unsubscribe(*, user_id: int) -> bool:
+    """Turn every game email off for ``user_id`` (the one-click link); False: no such user."""
+    from accounts.models import User
+
+    if not User.objects.filter(pk=user_id).exists():
+        return False
+    EmailPreference.objects.update_or_create(
+        user_id=user_id,
+        defaults={"turn_emails": False, "reminders": False, "unsubscribed_at": timezone.now()},
+    )
+    return True
+
+
+# -- who gets what ----------------------------------------------------------------------
+
+
+def _seats(game: Game) -> list[Seat]:
+    return sorted(
+        game.seats.select_related("user", "user__email_preference"), key=lambda s: s.order
+    )
+
+
+def _playing(seat: Seat) -> bool:
+    """A person still playing the seat (not a bot, not resigned)."""
+    return seat.user is not None and not seat.is_bot and not seat.resigned
+
+
+def _newly_waiting(game: Game, seat: Seat) -> bool:
+    """False when the seat already had a 'your turn' email for an earlier version and has
+    not moved since: it is still the same decision (another player moved meanwhile)."""
+    last = Notification.objects.filter(
+        user=seat.user, game=game, kind=Kind.TURN, version__lt=game.version
+    ).aggregate(v=Max("version"))["v"]
+    if last is None:
+        return True
+    return Move.objects.filter(game=game, seat=seat, seq__gt=last).exists()
+
+
+def notices_after_moves(game: Game, seats: list[Seat]) -> list[Notice]:
+    """Game over: every person seated (resigned ones too) gets the result. Otherwise every
+    person the game now waits on gets 'your turn' (once per version, and not again for a
+    decision they were already told about)."""
+    if game.status == Game.Status.FINISHED:
+        return [
+            Notice(s, Kind.GAME_OVER, "end")
+            for s in seats
+            if s.user is not None and wants(s.user, Kind.GAME_OVER)
+        ]
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return []
+    waiting = set(engine_for(game).to_act(game.state))
+    return [
+        Notice(s, Kind.TURN, f"v{game.version}")
+        for s in seats
+        if s.order in waiting
+        and _playing(s)
+        and wants(s.user, Kind.TURN)
+        and _newly_waiting(game, s)
+    ]
+
+
+def notify_game(*, game_id: int) -> int:
+    """Send what the game's current position calls for (after moves were committed: the
+    task runs after the commit, and always looks at the latest snapshot, so two tasks for
+    close moves agree on one version). Returns how many emails were sent."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    seats = _seats(game)
+    return deliver(game, seats, notices_after_moves(game, seats))
+
+
+def reminder_window(game: Game) -> timedelta:
+    hours = min(float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS), game.turn_hours / 2)
+    return timedelta(hours=hours)
+
+
+def send_reminders(*, now: datetime | None = None) -> int:
+    """One reminder per game version to every person the game waits on, once its deadline
+    is nearer than the reminder window. Failures are logged; the next sweep retries them."""
+    now = now or timezone.now()
+    longest = timedelta(hours=float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS))
+    due = Game.objects.filter(
+        status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + longest
+    ).order_by("deadline")
+    sent = 0
+    for game in due:
+        assert game.deadline is not None
+        if game.deadline - now > reminder_window(game):
+            continue
+        seats = _seats(game)
+        notices = [
+            Notice(s, Kind.REMINDER, f"v{game.version}")
+            for s in seats
+            if s.to_act and _playing(s) and wants(s.user, Kind.REMINDER)
+        ]
+        try:
+            sent += deliver(game, seats, notices)
+        except DeliveryFailed as exc:
+            log.warning("reminders for game #%s: %s", game.pk, exc)
+    return sent
+
+
+# -- claim and send ---------------------------------------------------------------------
+
+
+def claim(game: Game, notice: Notice) -> Notification | None:
+    """The row for this email if this caller may send it now, else None (sent, or being
+    sent by someone else). A failed row is taken back by one caller only."""
+    assert notice.seat.user_id is not None
+    note, created = Notification.objects.get_or_create(
+        user_id=notice.seat.user_id,
+        game=game,
+        kind=notice.kind,
+        key=notice.key,
+        defaults={"seat": notice.seat, "version": game.version},
+    )
+    if created:
+        return note
+    taken = Notification.objects.filter(pk=note.pk, status=Notification.Status.FAILED).update(
+        status=Notification.Status.SENDING, attempts=F("attempts") + 1
+    )
+    return note if taken else None
+
+
+def deliver(game: Game, seats: list[Seat], notices: list[Notice]) -> int:
+    """Claim and send each notice; raise :class:`DeliveryFailed` at the end if any failed
+    (the others are sent and stay sent)."""
+    sent = 0
+    failures: list[str] = []
+    for notice in notices:
+        note = claim(game, notice)
+        if note is None:
+            continue
+        try:
+            message = compose(game, seats, notice)
+            message.send()
+        except Exception as exc:
+            log.exception("%s email for game #%s failed", notice.kind, game.pk)
+            Notification.objects.filter(pk=note.pk).update(
+                status=Notification.Status.FAILED, error=repr(exc)[:1000]
+            )
+            failures.append(f"{notice.kind} to user {note.user_id}: {exc!r}")
+            continue
+        Notification.objects.filter(pk=note.pk).update(
+            status=Notification.Status.SENT,
+            sent_at=timezone.now(),
+            message_id=message.extra_headers["Message-ID"],
+            error="",
+        )
+        sent += 1
+    if failures:
+        raise DeliveryFailed("; ".join(failures))
+    return sent
+
+
+# -- what the email says ----------------------------------------------------------------
+
+
+def compose(game: Game, seats: list[Seat], notice: Notice) -> Any:
+    user = notice.seat.user
+    assert user is not None
+    return render_email(
+        notice.kind,
+        email_context(game, seats, notice.seat, notice.kind),
+        to=user.email,
+        language=user.language or settings.LANGUAGE_CODE,
+        time_zone=user.time_zone,
+        game_id=game.pk,
+        seat_id=notice.seat.pk,
+        user_id=user.pk,
+    )
+
+
+def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[str, Any]:
+    """What a player needs, as they may see it: the view of their seat (hidden information
+    removed by the engine), what happened since their last move (at the end: from their
+    last move on, which may be the one that ended the game), their commands."""
+    user = seat.user
+    view = selectors.game_view(game=game, user=user)
+    legal = [c["text"] for c in view["legal_commands"]]
+    others = [s.name for s in seats if s.pk != seat.pk]
+    events, omitted = _events_since_last_move(game, seat, user, kind == Kind.GAME_OVER)
+    return {
+        "game": game,
+        "game_name": engine_for(game).name,
+        "name": seat.name,
+        "others": others,
+        "players": [
+            {"colour": s.colour, "name": s.name, "you": s.pk == seat.pk, "bot": s.is_bot}
+            for s in seats
+        ],
+        "waiting_on": [s.name for s in seats if s.order in view["to_act"] and s.pk != seat.pk],
+        "deadline": game.deadline,
+        "events": events,
+        "final": kind == Kind.GAME_OVER,
+        "first": not Move.objects.filter(game=game, seat=seat).exists(),
+        "events_omitted": omitted,
+        "board": view["text"],
+        "commands": legal[:COMMANDS_SHOWN],
+        "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
+        "example": legal[0] if legal else "",
+        "placings": _placings(game, seats, seat),
+        "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
+        "you_won": seat.order in (game.outcome or {}).get("winners", []),
+    }
+
+
+def _events_since_last_move(
+    game: Game, seat: Seat, user: Any, including_it: bool
+) -> tuple[list[str], int]:
+    last = Move.objects.filter(game=game, seat=seat).aggregate(s=Max("seq"))["s"]
+    since = -1 if last is None else last - 1 if including_it else last
+    moves = selectors.moves_since(game=game, since=since, user=user)
+    sentences = [sentence for m in moves for sentence in m["described"]]
+    shown = sentences[-EVENTS_SHOWN:]
+    return shown, len(sentences) - len(shown)
+
+
+def _placings(game: Game, seats: list[Seat], seat: Seat) -> list[dict[str, Any]]:
+    by_order = {s.order: s for s in seats}
+    rows = []
+    for p in (game.outcome or {}).get("placings", []):
+        placed = by_order.get(p["seat"])
+        rows.append(
+            {
+                "rank": p["rank"],
+                "name": placed.name if placed is not None else f"seat {p['seat']}",
+                "you": placed is not None and placed.pk == seat.pk,
+                "resigned": bool(p.get("resigned")),
+            }
+        )
+    return rows

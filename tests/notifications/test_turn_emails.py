@@ -1,0 +1,186 @@
+"""'Your turn' and 'game over' emails, as they arrive at a real SMTP server."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.conf import settings
+from django.utils import dateformat, translation
+
+from games.models import Game, Seat
+from notifications.addresses import parse_reply_address
+from notifications.models import EmailPreference, Notification
+from notifications.tasks import notify_moves
+from tests.notifications.conftest import html_part, play, text_part, whole
+
+pytestmark = pytest.mark.django_db
+
+
+def _waiting_user(game: Game):
+    seat = game.seats.select_related("user").get(to_act=True)
+    return seat
+
+
+def test_it_sends_your_turn_to_the_first_player_when_the_game_starts(make_game, ada, bob, smtp):
+    game = make_game(ada, bob)
+    seat = _waiting_user(game)
+    assert notify_moves(game.pk, [0]) == 1
+    [message] = smtp.wait_for(1)
+    assert message["To"] == seat.user.email
+    other = bob if seat.user == ada else ada
+    assert message["Subject"].strip() == f"[Lords #{game.pk}] Your turn — Vegas with {other.name}"
+    text = text_part(message)
+    assert f"It is your turn in Vegas #{game.pk}." in text
+    assert "So far:\n  - Round 1 of 4 begins" in text  # what happened: the setup's events
+    assert "Casino" in text and "(you)" in text  # the board, from the player's seat
+    assert f"{settings.SITE_URL}/games/{game.pk}/" in text
+    assert re.search(r"^  place \d$", text, re.MULTILINE)  # the commands
+    assert "reply to this email" in text
+    html = html_part(message)
+    assert "<pre" in html and f"{settings.SITE_URL}/games/{game.pk}/" in html
+
+
+def test_its_headers_thread_answer_and_unsubscribe(make_game, ada, bob, smtp):
+    game = make_game(ada, bob)
+    seat = _waiting_user(game)
+    notify_moves(game.pk, [0])
+    play(game, 1)
+    notify_moves(game.pk, [1])
+    first, second = smtp.wait_for(2)
+    for message in (first, second):
+        assert message["In-Reply-To"] == f"<game-{game.pk}@localhost>"
+        assert message["References"] == f"<game-{game.pk}@localhost>"
+        assert re.fullmatch(r"<[^<>@]+@localhost>", message["Message-ID"])
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        unsubscribe = message["List-Unsubscribe"].strip()  # (folded after the colon)
+        assert unsubscribe.startswith(f"<{settings.SITE_URL}/notifications/unsubscribe/")
+    assert first["Message-ID"] != second["Message-ID"]
+    assert parse_reply_address(first["Reply-To"]) == (game.pk, seat.pk)
+    second_seat = Seat.objects.get(game=game, user__email=second["To"])
+    assert second_seat != seat
+    assert parse_reply_address(second["Reply-To"]) == (game.pk, second_seat.pk)
+    sent = Notification.objects.get(user=seat.user, game=game)
+    assert sent.status == Notification.Status.SENT
+    assert sent.message_id == first["Message-ID"]
+
+
+def test_it_writes_in_the_players_language_and_time_zone(make_user, make_game, smtp):
+    ada = make_user("ada", language="fr", time_zone="Europe/Paris")
+    bob = make_user("bob", language="en", time_zone="America/New_York")
+    game = make_game(ada, bob)
+    deadline = datetime(2030, 11, 26, 17, 0, tzinfo=UTC)
+    Game.objects.filter(pk=game.pk).update(deadline=deadline)
+    Seat.objects.filter(game=game).update(to_act=False)
+    play(game, 0)
+    for user in (ada, bob):
+        seat = game.seats.get(user=user)
+        from notifications import services
+
+        services.deliver(game, services._seats(game), [services.Notice(seat, "turn", "test")])
+    by_to = {m["To"]: text_part(m) for m in smtp.wait_for(2)}
+    with translation.override("fr"):
+        paris = dateformat.format(deadline.astimezone(ZoneInfo("Europe/Paris")), "D j M, H:i")
+    assert "18:00" in paris
+    assert f"{paris} (Europe/Paris)" in by_to[ada.email]
+    assert "12:00 (America/New_York)" in by_to[bob.email]
+
+
+def test_nothing_goes_to_bots_or_to_players_who_turned_emails_off(make_game, ada, bob, smtp):
+    game = make_game(ada, bob, bots=2)
+    EmailPreference.objects.create(user=ada, turn_emails=False)
+    seqs = play(game, None)
+    notify_moves(game.pk, seqs[-1:])
+    recipients = [m["To"] for m in smtp.wait_for(1, timeout=2)]
+    assert ada.email not in recipients
+    assert set(recipients) <= {bob.email}
+    assert not Notification.objects.filter(user=ada).exists()
+
+
+def test_a_resigned_player_gets_no_turn_email_but_the_result(make_game, ada, bob, cy, smtp):
+    from games import services
+
+    game = make_game(ada, bob, cy)
+    services.resign(game=game, user=cy)
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        notify_moves(game.pk, [game.version])
+        play(game, 1)
+    notify_moves(game.pk, [game.version])
+    turns = [m for m in smtp.messages if "Your turn" in m["Subject"]]
+    assert turns and cy.email not in {m["To"] for m in turns}
+    overs = [m for m in smtp.messages if "Game over" in m["Subject"]]
+    assert sorted(m["To"] for m in overs) == sorted([ada.email, bob.email, cy.email])
+
+
+def test_it_sends_the_game_over_email_with_the_placings(make_game, ada, bob, smtp):
+    game = make_game(ada, bob, bots=1)
+    play(game, None)
+    assert game.status == Game.Status.FINISHED
+    assert notify_moves(game.pk, [game.version]) == 2
+    messages = smtp.wait_for(2)
+    assert sorted(m["To"] for m in messages) == [ada.email, bob.email]
+    assert not notify_moves(game.pk, [game.version])  # once
+    names = {s.order: s.name for s in game.seats.select_related("user")}
+    for message in messages:
+        assert message["Subject"].strip().startswith(f"[Lords #{game.pk}] Game over — Vegas with ")
+        text = text_part(message)
+        for placing in game.outcome["placings"]:
+            assert f"  {placing['rank']}. {names[placing['seat']]}" in text
+        assert "The game is over" in text  # the last events
+        assert "Your commands" not in text
+
+
+def test_a_player_still_on_the_same_decision_is_not_told_twice(make_game, ada, bob, smtp):
+    game = make_game(ada, bob)
+    notify_moves(game.pk, [0])
+    seat = _waiting_user(game)
+    # The game moves on without that seat having moved (as when another player answers a
+    # decision of their own): no second 'your turn' for the same decision.
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    from games.models import Move
+
+    Move.objects.create(game=game, seq=game.version + 1, seat=None, text="", source="system")
+    assert notify_moves(game.pk, [game.version + 1]) == 0
+    assert len(smtp.wait_for(1)) == 1
+    assert Notification.objects.filter(user=seat.user).count() == 1
+
+
+def _leaks(text: str, state: dict) -> list[str]:
+    found = []
+    if state["seed"].lower() in text.lower():
+        found.append("the seed")
+    run = state["pile"][:6]
+    if len(run) == 6:
+        for encoded in (
+            ", ".join(f"${v:,}" for v in run),
+            ", ".join(str(v) for v in run),
+            ",".join(str(v) for v in run),
+        ):
+            if encoded in text:
+                found.append(f"the pile order as {encoded!r}")
+    return found
+
+
+def test_no_email_of_a_whole_game_gives_hidden_information_away(
+    make_game, ada, bob, smtp, django_capture_on_commit_callbacks
+):
+    game = make_game(ada, bob, bots=1)
+    notify_moves(game.pk, [0])
+    leaks = []
+    seen = 0
+    while game.status == Game.Status.ACTIVE:
+        secret = dict(game.state)
+        with django_capture_on_commit_callbacks(execute=True):  # the hook, task eager
+            play(game, 1)
+        for message in smtp.wait_for(seen + 1, timeout=5)[seen:]:
+            leaks += _leaks(whole(message), secret)
+        seen = len(smtp.messages)
+    assert game.status == Game.Status.FINISHED
+    assert any("Game over" in m["Subject"] for m in smtp.messages)
+    final = dict(game.state)
+    leaks += [leak for m in smtp.messages for leak in _leaks(whole(m), final)]
+    assert seen > 10
+    assert not leaks

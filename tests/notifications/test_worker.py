@@ -1,0 +1,74 @@
+"""End to end: a move through the service, the task through Redis to a real Celery worker,
+the email to a real SMTP server.
+
+Isolation: the suite runs tasks eagerly (lords/pytest_plugin.py); this test alone turns that
+off, routes the notification task to a queue of its own (so that it consumes only its own
+tasks, whoever else shares the Redis database) and removes the queue's keys afterwards."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import connection
+
+from games import services
+from games.engines.registry import get_engine
+from lords.celery import app
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis"),
+]
+
+
+@pytest.fixture
+def worker() -> Iterator[str]:
+    queue = f"test-notifications-{uuid.uuid4().hex[:12]}"
+    saved = (app.conf.task_always_eager, app.conf.task_routes)
+    app.conf.task_always_eager = False
+    app.conf.task_routes = {"notifications.tasks.*": {"queue": queue}}
+    main = threading.main_thread()
+
+    def close_worker_connection(**kwargs: object) -> None:
+        if threading.current_thread() is not main:  # the worker's own DB connection
+            connection.close()
+
+    task_postrun.connect(close_worker_connection, weak=False)
+    try:
+        with start_worker(
+            app, pool="solo", concurrency=1, perform_ping_check=False, queues=[queue]
+        ):
+            yield queue
+    finally:
+        task_postrun.disconnect(close_worker_connection)
+        app.conf.task_always_eager, app.conf.task_routes = saved
+        with app.connection_for_write() as conn:
+            client = conn.default_channel.client
+            for key in client.keys(f"*{queue}*"):
+                client.delete(key)
+
+
+def test_a_submitted_move_reaches_the_player_through_the_worker(worker, make_game, ada, bob, smtp):
+    game = make_game(ada, bob)
+    [started] = smtp.wait_for(1)  # the start's notice, through the worker too
+    first = game.seats.select_related("user").get(to_act=True).user
+    assert started["To"] == first.email
+    engine = get_engine("vegas")
+    assert game.state is not None
+    text = engine.format(engine.legal_commands(game.state, engine.to_act(game.state)[0])[0])
+    services.submit_command(game=game.pk, user=first, text=text)
+    messages = smtp.wait_for(2)
+    assert len(messages) == 2
+    game.refresh_from_db()
+    waiting = game.seats.select_related("user").get(to_act=True).user
+    assert waiting != first
+    assert messages[1]["To"] == waiting.email
+    assert f"[Lords #{game.pk}] Your turn" in messages[1]["Subject"]

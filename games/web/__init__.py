@@ -1,0 +1,1 @@
+"""The web door: server-rendered lobby and board pages with the move form (docs/web.md)."""

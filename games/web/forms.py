@@ -1,0 +1,95 @@
+"""The web forms: they check the shape of the input and hand it to one service function;
+every rule (whose turn, which version, what is legal, who may start) is the service's."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engines.registry import slugs
+from games.web.present import EDITION_KEY, game_name
+
+EDITIONS = [
+    ("", _("default")),
+    (_("Lords of Vegas"), [("2024", _("2024 edition")), ("classic", _("classic edition"))]),
+    (_("Vegas"), [("standard", _("standard")), ("neutral", _("with neutral dice"))]),
+]
+
+
+def new_key() -> str:
+    """A fresh idempotency key for one rendering of the move form."""
+    return secrets.token_urlsafe(18)
+
+
+class MoveForm(forms.Form):
+    """Commands typed in the notation (one a line or ``;``), or one legal command picked
+    with a button (``choice``). ``expected_version`` and ``idempotency_key`` come from the
+    page as it was drawn: a stale page is refused, a form sent twice applies once."""
+
+    text = forms.CharField(
+        label=_("Your commands"),
+        required=False,
+        max_length=2000,
+        strip=True,
+        widget=forms.Textarea(
+            attrs={"rows": 3, "autocomplete": "off", "spellcheck": "false", "autofocus": True}
+        ),
+        help_text=_("One command a line, or several separated by ';'."),
+    )
+    choice = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput)
+
+    @classmethod
+    def fresh(cls, *, version: int, text: str = "") -> MoveForm:
+        """The form for a page showing ``version``, with a key of its own."""
+        return cls(
+            initial={"text": text, "expected_version": version, "idempotency_key": new_key()}
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        command = (data.get("choice") or "").strip() or (data.get("text") or "").strip()
+        if not command:
+            raise forms.ValidationError(_("Type a command, or pick one of the buttons."))
+        data["command"] = command
+        return data
+
+
+class CreateGameForm(forms.Form):
+    game_type = forms.ChoiceField(label=_("Game"), choices=())
+    seats = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, initial=4)
+    edition = forms.ChoiceField(label=_("Edition"), choices=EDITIONS, required=False)
+    turn_hours = forms.IntegerField(
+        label=_("Hours per turn"),
+        min_value=1,
+        initial=72,
+        help_text=_("How long each player has to act."),
+    )
+    private = forms.BooleanField(
+        label=_("Private (by invitation only)"), required=False, initial=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["game_type"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(slug, game_name(slug)) for slug in slugs()]
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of ``services.create_game`` (but the creator). The edition
+        goes to the game's own option; the engine judges it."""
+        data = self.cleaned_data
+        options = {}
+        if data["edition"]:
+            options[EDITION_KEY.get(data["game_type"], "edition")] = data["edition"]
+        return {
+            "game_type": data["game_type"],
+            "options": options,
+            "seats": data["seats"],
+            "turn_hours": data["turn_hours"],
+            "private": data["private"],
+        }

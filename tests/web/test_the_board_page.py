@@ -1,0 +1,124 @@
+"""The board page (/games/<id>/): who may see it, and what it shows of each game."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from games import services
+from tests.web.helpers import actor, page_text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_needs_a_sign_in(client: Any, ada: Any, bob: Any, make_game: Any) -> None:
+    game = make_game(ada, bob)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_it_shows_a_lords_of_vegas_game_to_a_seated_player(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "2024"})
+    client.force_login(ada)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    text = page_text(html)
+    assert f"Lords of Vegas #{game.pk}" in text
+    assert "2024" in text and "active" in text
+    assert len(re.findall(r'role="listitem" class="lot ', html)) == 48
+    assert 'class="lot r1 c1 ' in html  # A1 at the top left, by the board data
+    assert "Lot A3, on the Strip: empty, price $15m, die 5" in text  # its text alternative
+    assert "The board as text" in text and '<pre class="text-board">' in html
+    assert "The board as a list" in text
+    assert "Recent moves" in text and "system" in text  # the setup, from the log
+    me = "Yours" if actor(game) == ada else actor(game).name
+    assert me in text.split("Turn", 1)[1]
+
+
+def test_it_shows_a_vegas_game_with_the_money_of_the_viewer_only(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, game_type="vegas")
+    client.force_login(ada)
+    text = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    for number in range(1, 7):
+        assert f"Casino {number}" in text
+    assert "Notes (paid highest first)" in text
+    assert "hidden" in text  # bob's money
+    assert "The pile holds" in text
+
+
+def test_it_shows_an_open_public_game_to_a_spectator(
+    client: Any, ada: Any, cy: Any, make_game: Any
+) -> None:
+    game = make_game(ada, start=False, seats=3)
+    client.force_login(cy)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    text = page_text(response.content.decode())
+    assert "Waiting for players: 1 of 3 seats taken" in text
+    assert "Join this game" in text
+    assert 'id="move-form"' not in response.content.decode()
+
+
+def test_a_spectator_of_a_running_game_gets_no_form(
+    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    client.force_login(cy)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    assert 'id="move-form"' not in response.content.decode()
+
+
+def test_it_refuses_someone_else_s_private_game(
+    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, private=True)
+    client.force_login(cy)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 403
+    text = page_text(response.content.decode())
+    assert "This game is not available to you" in text
+    assert f"Game #{game.pk} is private" in text
+    assert "Casino" not in text
+
+
+def test_it_says_so_for_a_game_that_does_not_exist(client: Any, ada: Any) -> None:
+    client.force_login(ada)
+    response = client.get("/games/999999/")
+    assert response.status_code == 404
+    assert "There is no game #999999" in page_text(response.content.decode())
+
+
+def test_after_the_end_it_shows_the_placings_and_the_seed(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    services.resign(game=game, user=bob)
+    game.refresh_from_db()
+    client.force_login(ada)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    text = page_text(html)
+    assert "Result" in text and "finished" in text
+    first, second = text.split("Result", 1)[1].split("2.", 1)
+    assert "ada" in first.split("1.", 1)[1] and "bob" in second.split("seed")[0]
+    assert game.seed in html
+    assert f'href="/api/v1/games/{game.pk}/verify/"' in html
+    assert 'id="move-form"' not in html
+
+
+def test_the_deadline_is_in_the_viewer_s_time_zone(
+    client: Any, make_user: Any, bob: Any, make_game: Any
+) -> None:
+    eve = make_user("eve", time_zone="Asia/Tokyo")
+    game = make_game(eve, bob, game_type="vegas")
+    assert game.deadline is not None
+    client.force_login(eve)
+    text = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    tokyo = game.deadline.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
+    assert tokyo.strftime("%H:%M") + " (Asia/Tokyo)" in text

@@ -1,0 +1,158 @@
+"""The move form: a legal command applies once through ``submit_command(source="web")``
+and redirects; every refusal shows the service's message next to the form, keeps the text
+typed, and writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import selectors, services
+from games.models import Move
+from tests.web.helpers import actor, drawn_form, footprint, other, page_text
+
+pytestmark = pytest.mark.django_db
+
+
+def _open(client: Any, game: Any, user: Any) -> dict[str, str]:
+    client.force_login(user)
+    return drawn_form(client.get(f"/games/{game.pk}/").content.decode())
+
+
+def _post(client: Any, game: Any, **data: Any) -> Any:
+    return client.post(f"/games/{game.pk}/", data)
+
+
+def _legal(game: Any, user: Any) -> str:
+    return str(selectors.game_view(game=game, user=user)["legal_commands"][0]["text"])
+
+
+@pytest.fixture
+def lords(ada: Any, bob: Any, make_game: Any) -> Any:
+    return make_game(ada, bob, game_type="lords-of-vegas")
+
+
+def test_a_legal_command_applies_and_redirects(client: Any, lords: Any) -> None:
+    player = actor(lords)
+    command = _legal(lords, player)
+    form = _open(client, lords, player)
+    assert form["expected_version"] == str(lords.version)
+    response = _post(client, lords, text=command, **form)
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{lords.pk}/#board"
+    move = Move.objects.get(game=lords, seq=lords.version + 1)
+    assert (move.source, move.text, move.idempotency_key) == (
+        "web",
+        command,
+        form["idempotency_key"],
+    )
+    text = page_text(client.get(response["Location"]).content.decode())
+    assert f"Played: {command}" in text
+    assert command in text.split("Recent moves", 1)[1]
+
+
+def test_a_button_plays_its_command(client: Any, lords: Any) -> None:
+    player = actor(lords)
+    command = _legal(lords, player)
+    form = _open(client, lords, player)
+    page = client.get(f"/games/{lords.pk}/").content.decode()
+    assert f'name="choice" value="{command}"' in page
+    response = _post(client, lords, choice=command, text="", **form)
+    assert response.status_code == 302
+    assert Move.objects.filter(game=lords, source="web", text=command).exists()
+
+
+def test_several_commands_in_one_submission(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    player = actor(game)
+    command = _legal(game, player)
+    form = _open(client, game, player)
+    response = _post(client, game, text=f"{command}; end", **form)
+    assert response.status_code == 302
+    texts = list(Move.objects.filter(game=game, source="web").values_list("text", flat=True))
+    assert texts == [command, "end"]
+
+
+def _refused(client: Any, game: Any, expected: str, status: int, **data: Any) -> str:
+    before = footprint(game)
+    response = _post(client, game, **data)
+    html = response.content.decode()
+    assert response.status_code == status, html
+    error = page_text(html.split('id="move-error"', 1)[1].split("</div>", 1)[0])
+    assert expected in error
+    assert footprint(game) == before
+    return html
+
+
+def test_it_refuses_out_of_turn(client: Any, lords: Any) -> None:
+    waiting = other(lords, actor(lords))
+    form = _open(client, lords, waiting)
+    html = _refused(client, lords, "not yours", 409, text="end", **form)
+    assert ">end</textarea>" in html  # the text typed is kept
+
+
+def test_it_refuses_a_stale_page(client: Any, lords: Any) -> None:
+    player = actor(lords)
+    form = _open(client, lords, player)
+    services.submit_command(game=lords, user=player, text=_legal(lords, player), source="api")
+    html = _refused(client, lords, "game has moved on", 409, text="end", **form)
+    assert ">end</textarea>" in html
+    again = drawn_form(html)  # the page now shows the game as it is, with a new key
+    assert again["expected_version"] == str(lords.version)
+    assert again["idempotency_key"] != form["idempotency_key"]
+
+
+def test_it_refuses_a_malformed_command(client: Any, lords: Any) -> None:
+    form = _open(client, lords, actor(lords))
+    html = _refused(client, lords, "dance", 400, text="dance wildly", **form)
+    assert ">dance wildly</textarea>" in html
+
+
+def test_it_refuses_an_illegal_command(client: Any, lords: Any) -> None:
+    player = actor(lords)
+    form = _open(client, lords, player)
+    view = selectors.game_view(game=lords, user=player)["view"]
+    lot = next(name for name in ("A1", "A2", "A4", "A5", "B1", "B2") if name not in view["markers"])
+    _refused(client, lords, lot, 400, text=f"build {lot} sphinx", **form)
+
+
+def test_it_refuses_an_empty_form(client: Any, lords: Any) -> None:
+    form = _open(client, lords, actor(lords))
+    _refused(client, lords, "Type a command", 400, text="  ", **form)
+
+
+def test_a_form_sent_twice_applies_once(client: Any, lords: Any) -> None:
+    player = actor(lords)
+    command = _legal(lords, player)
+    form = _open(client, lords, player)
+    assert _post(client, lords, text=command, **form).status_code == 302
+    before = footprint(lords)
+    response = client.post(f"/games/{lords.pk}/", {"text": command, **form}, follow=True)
+    assert "already been sent: it was applied once only" in page_text(response.content.decode())
+    assert footprint(lords) == before
+    assert Move.objects.filter(game=lords, source="web").count() == 1
+
+
+def test_a_vegas_move_through_the_form(client: Any, ada: Any, bob: Any, make_game: Any) -> None:
+    game = make_game(ada, bob, game_type="vegas")
+    player = actor(game)
+    command = _legal(game, player)
+    assert command.startswith("place ")
+    form = _open(client, game, player)
+    assert _post(client, game, text=command, **form).status_code == 302
+    assert Move.objects.filter(game=game, source="web", text=command).exists()
+
+
+def test_it_needs_the_csrf_token(ada: Any, bob: Any, make_game: Any) -> None:
+    from django.test import Client
+
+    game = make_game(ada, bob, game_type="vegas")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(actor(game))
+    before = footprint(game)
+    response = strict.post(f"/games/{game.pk}/", {"text": "place 1", "expected_version": 0})
+    assert response.status_code == 403
+    assert footprint(game) == before

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer
-from games.services.errors import NotAllowed
+from games.services.errors import NotAllowed, NotFound
 from games.services.moves import MoveResult, engine_for
 
 
@@ -28,6 +28,25 @@ def games_for_user(
     if status is not None:
         games = games.filter(status=status)
     return games.select_related("created_by").order_by("-created_at", "-id")
+
+
+def game_by_id(*, game_id: int) -> Game:
+    """The game a URL or an address names, or :class:`NotFound` (the doors' 404)."""
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"there is no game #{game_id}", game=game_id) from None
+
+
+def joinable_games(*, user: Any) -> QuerySet[Game]:
+    """Open public games with a free seat that ``user`` does not sit in, oldest first."""
+    return (
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        .exclude(seats__user=user)
+        .annotate(taken=Count("seats"))
+        .filter(taken__lt=F("max_seats"))
+        .order_by("created_at", "id")
+    )
 
 
 def may_see(*, game: Game, user: Any) -> bool:

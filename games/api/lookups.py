@@ -16,10 +16,7 @@ from games.services.errors import GameNotActive, NotFound
 
 
 def game(game_id: int) -> Game:
-    try:
-        return Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"there is no game #{game_id}", game=game_id) from None
+    return selectors.game_by_id(game_id=game_id)
 
 
 def visible_game(game_id: int, user: Any) -> Game:

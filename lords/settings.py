@@ -159,6 +159,9 @@ NOTIFICATIONS_REPLY_DOMAIN = env.str(
     "NOTIFICATIONS_REPLY_DOMAIN", default=DEFAULT_FROM_EMAIL.rstrip(">").rpartition("@")[2]
 ).lower()
 NOTIFICATIONS_REMIND_BEFORE_HOURS = env.float("NOTIFICATIONS_REMIND_BEFORE_HOURS", default=12.0)
+# The inbound webhook (/anymail/<provider>/inbound/, e.g. Postmark's): "user:password" the
+# provider sends as HTTP basic auth. Unset: the webhook refuses every post (docs/decisions/0005).
+ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

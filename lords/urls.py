@@ -1,4 +1,5 @@
-"""URL map: the admin, accounts (allauth), the REST API and its schema, notifications."""
+"""URL map: the admin, accounts (allauth), the REST API and its schema, notifications
+(and the inbound email webhook)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -11,6 +12,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("games.api.urls")),
     path("notifications/", include("notifications.urls")),
+    path("anymail/", include("anymail.urls")),  # the inbound email webhook (notifications)
     path("games/", include("games.web.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

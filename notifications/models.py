@@ -33,6 +33,7 @@ class Notification(models.Model):
         TURN = "turn", "your turn"
         REMINDER = "reminder", "reminder"
         GAME_OVER = "game_over", "game over"
+        ANSWER = "answer", "answer to an emailed move"  # key: a digest of the Message-ID
 
     class Status(models.TextChoices):
         SENDING = "sending", "sending"

@@ -115,3 +115,78 @@ def play(game: Game, moves: int | None = None) -> list[int]:
 @pytest.fixture
 def played() -> Callable[..., list[int]]:
     return play
+
+
+# -- the email door: replies as a mail client writes them ------------------------------------
+
+
+def commands_offered(message: EmailMessage) -> list[str]:
+    """The commands a turn email lists under "Your commands:"."""
+    lines = text_part(message).split("\n")
+    start = lines.index("Your commands:") + 1
+    offered = []
+    for line in lines[start:]:
+        if not line.startswith("  ") or line.strip().startswith("..."):
+            break
+        offered.append(line.strip())
+    return offered
+
+
+def reply_to(
+    original: EmailMessage,
+    body: str,
+    *,
+    sender: str | None = None,
+    to: str | None = None,
+    attribution: str | None = None,
+    signature: str = "Ada\nSent with love",
+    html: bool = False,
+    charset: str = "utf-8",
+    message_id: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> bytes:
+    """The player's reply to ``original`` as a mail client sends it: ``body`` on top, the
+    signature after "-- ", then the attribution line and the original quoted with "> "."""
+    from email.utils import format_datetime, make_msgid
+
+    from django.utils import timezone
+
+    reply = EmailMessage()
+    if sender != "":  # "": no From at all
+        reply["From"] = sender if sender is not None else f"Ada Player <{original['To']}>"
+    reply["To"] = to or str(original["Reply-To"])
+    reply["Subject"] = f"Re: {original['Subject']}"
+    reply["Date"] = format_datetime(timezone.now())
+    reply["Message-ID"] = message_id or make_msgid(domain="mail.example.org")
+    reply["In-Reply-To"] = original["Message-ID"]
+    reply["References"] = f"{original['References']} {original['Message-ID']}"
+    for name, value in (headers or {}).items():
+        reply[name] = value
+    when = original["Date"]
+    attribution = attribution or f"On {when}, {original['From']} wrote:"
+    quoted = "\n".join(f"> {line}".rstrip() for line in text_part(original).split("\n"))
+    plain = f"{body}\n\n-- \n{signature}\n\n{attribution}\n{quoted}\n"
+    if html:
+        escaped = "<br>".join(body.split("\n"))
+        original_html = html_part(original)
+        reply.set_content(
+            f"<html><body><div dir='ltr'>{escaped}</div><br><div class='gmail_quote'>"
+            f"<div class='gmail_attr'>{attribution}<br></div>"
+            f"<blockquote class='gmail_quote'>{original_html}</blockquote></div></body></html>",
+            subtype="html",
+            charset=charset,
+        )
+    else:
+        reply.set_content(plain, charset=charset)
+    return reply.as_bytes()
+
+
+def deliver(raw: bytes) -> str:
+    """Feed one raw message to ``manage.py receive_email`` on stdin; what it printed."""
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("receive_email", stdin=io.BytesIO(raw), stdout=out)
+    return out.getvalue()

@@ -1,0 +1,291 @@
+"""The email door: a player moves by replying to a turn email.
+
+Both doors (``manage.py receive_email`` for a mail server pipe, and django-anymail's inbound
+webhook) call :func:`receive` with the message. It
+
+1. ignores automatic mail (auto-replies, bounces, lists), without an answer: no loops;
+2. finds our signed reply address among the recipients and checks that the sender is the
+   seat's player (both, or the message is dropped without an answer: no backscatter);
+3. takes the player's own lines (``notifications.quotes``) as commands and submits them
+   through ``games.services.submit_command(source="email")`` with the Message-ID as the
+   idempotency key, without an expected version;
+4. answers once per Message-ID: "Played: ..." or the precise refusal, threaded under the
+   player's message.
+
+See ``docs/decisions/0005-email-door.md``.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from email.message import EmailMessage, Message
+from email.utils import getaddresses, parseaddr
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import selectors
+from games.models import Game, Seat
+from games.services.errors import ServiceError
+from games.services.moves import MoveResult, engine_for, seat_label, submit_command
+from notifications.addresses import parse_reply_address
+from notifications.emails import render_email, thread_root
+from notifications.models import Notification
+from notifications.quotes import body_text, reply_lines
+from notifications.services import Notice, claim
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+EVENTS_SHOWN = 15
+_LIST_PRECEDENCE = frozenset(["bulk", "junk", "list", "auto_reply"])
+_DAEMONS = frozenset(["mailer-daemon", "postmaster"])
+
+
+class AnswerNotSent(Exception):
+    """The answer could not be sent (SMTP failed; its row is ``failed``): the door reports a
+    transient failure, the MTA or the provider delivers the message again, the move is
+    replayed by its key and the answer is sent then."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`receive` did with a message.
+
+    ``status``: "played" (the commands were applied), "refused" (the service refused them,
+    or the body held none: the player got the reason), "ignored" (automatic mail, an unknown
+    address, a wrong sender: nothing written, no answer), "duplicate" (this Message-ID was
+    already answered: nothing done)."""
+
+    status: str
+    reason: str = ""
+    game_id: int | None = None
+    seat_id: int | None = None
+    commands: tuple[str, ...] = ()
+    seqs: tuple[int, ...] = field(default_factory=tuple)
+    answered: bool = False
+
+
+# -- reading the message -----------------------------------------------------------------------
+
+
+def as_message(raw: bytes | Message) -> EmailMessage:
+    """A message with the modern API (``get_body``, decoded headers)."""
+    if isinstance(raw, EmailMessage) and isinstance(raw.policy, email.policy.EmailPolicy):
+        return raw
+    data = raw if isinstance(raw, bytes) else raw.as_bytes()
+    parsed = email.message_from_bytes(data, policy=email.policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def header(message: Message, name: str) -> str:
+    value = message.get(name)
+    return "" if value is None else " ".join(str(value).split())
+
+
+def automatic(message: Message) -> str:
+    """Why the message must not be answered (an auto-reply, a bounce, list mail), or ""."""
+    submitted = header(message, "Auto-Submitted").split(";")[0].strip().lower()
+    if submitted and submitted != "no":
+        return f"Auto-Submitted: {submitted}"
+    precedence = header(message, "Precedence").lower()
+    if precedence in _LIST_PRECEDENCE:
+        return f"Precedence: {precedence}"
+    for name in ("X-Autoreply", "X-Autorespond"):
+        if name in message:
+            return f"{name} header"
+    if header(message, "Return-Path") == "<>":
+        return "null return path (a bounce)"
+    if message.get_content_type() == "multipart/report":
+        return "a delivery or read report"
+    sender = sender_address(message)
+    if not sender:
+        return "no sender"
+    if sender.partition("@")[0] in _DAEMONS:
+        return f"sender {sender}"
+    if sender.endswith("@" + settings.NOTIFICATIONS_REPLY_DOMAIN.lower()):
+        return f"sender {sender} is one of our own addresses"
+    return ""
+
+
+def sender_address(message: Message) -> str:
+    return parseaddr(header(message, "From"))[1].strip().lower()
+
+
+def recipients(message: Message) -> list[str]:
+    addresses = [a for _, a in getaddresses([header(message, n) for n in RECIPIENT_HEADERS])]
+    envelope = getattr(message, "envelope_recipient", None)  # anymail's, when it knows it
+    if isinstance(envelope, str) and envelope:
+        addresses.append(envelope)
+    return [a for a in addresses if a]
+
+
+def addressed_seat(message: Message) -> tuple[int, int] | None:
+    """``(game_id, seat_id)`` of the first signed reply address among the recipients."""
+    for address in recipients(message):
+        found = parse_reply_address(address)
+        if found is not None:
+            return found
+    return None
+
+
+def message_id(message: Message) -> str:
+    return header(message, "Message-ID")
+
+
+def idempotency_key(message: Message) -> str:
+    """The Message-ID (a redelivered email has the same one); a digest of the message when
+    it has none or a very long one."""
+    mid = message_id(message)
+    if mid and len(mid) <= 200:
+        return mid
+    return "sha256:" + hashlib.sha256(message.as_bytes()).hexdigest()
+
+
+def answer_key(key: str) -> str:
+    """The Notification key of the answer to a message (32 characters)."""
+    return "m" + hashlib.sha256(key.encode()).hexdigest()[:31]
+
+
+# -- the door ----------------------------------------------------------------------------------
+
+
+def receive(raw: bytes | Message) -> Outcome:
+    """Handle one incoming email (see the module's docstring). Database errors and
+    :class:`AnswerNotSent` propagate: the caller reports a transient failure."""
+    message = as_message(raw)
+    why = automatic(message)
+    if why:
+        log.info("inbound %s ignored: %s", message_id(message) or "(no id)", why)
+        return Outcome("ignored", why)
+    found = addressed_seat(message)
+    if found is None:
+        log.warning("inbound %s ignored: no valid reply address", message_id(message))
+        return Outcome("ignored", "no valid reply address")
+    game_id, seat_id = found
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id, game_id=game_id).first()
+    sender = sender_address(message)
+    if seat is None or seat.user is None or sender != (seat.user.email or "").lower():
+        log.warning(
+            "inbound %s for game #%s seat %s ignored: sender %s is not the seat's player",
+            message_id(message),
+            game_id,
+            seat_id,
+            sender,
+        )
+        return Outcome("ignored", "sender is not the seat's player", game_id, seat_id)
+    return _handle(message, seat)
+
+
+def _handle(message: EmailMessage, seat: Seat) -> Outcome:
+    key = idempotency_key(message)
+    user = seat.user
+    notice = Notice(seat, Kind.ANSWER, answer_key(key))
+    handled = Notification.objects.filter(
+        user=user, game_id=seat.game_id, kind=Kind.ANSWER, key=notice.key
+    ).exclude(status=Notification.Status.FAILED)
+    if handled.exists():
+        log.info("inbound %s already answered", key)
+        return Outcome("duplicate", "already answered", seat.game_id, seat.pk)
+    lines = reply_lines(body_text(message))
+    if not lines:
+        error = (
+            "your reply holds no command: write your commands at the top of your reply, "
+            "one per line (or separated by ';'), above the quoted email"
+        )
+        return _refused(message, seat, notice, lines, error)
+    try:
+        result = submit_command(
+            game=seat.game_id,
+            user=user,
+            text="\n".join(lines),
+            source="email",
+            idempotency_key=key,
+        )
+    except ServiceError as exc:
+        return _refused(message, seat, notice, lines, exc.message)
+    return _played(message, seat, notice, lines, result)
+
+
+def _refused(
+    message: EmailMessage, seat: Seat, notice: Notice, lines: list[str], error: str
+) -> Outcome:
+    context = {"error": error, "received": lines}
+    answered = _answer(message, seat, notice, "answer_refused", context)
+    return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
+
+
+def _played(
+    message: EmailMessage, seat: Seat, notice: Notice, lines: list[str], result: MoveResult
+) -> Outcome:
+    answer = selectors.submission_answer(result=result, user=seat.user)
+    seats = list(Seat.objects.filter(game_id=seat.game_id).select_related("user"))
+    by_order = {s.order: s for s in seats}
+    moves = answer["moves"]
+    sentences = [sentence for m in moves for sentence in m["described"]]
+    context = {
+        "played": [m["text"] for m in moves if m["seat"] == seat.order],
+        "events": sentences[:EVENTS_SHOWN],
+        "events_omitted": max(0, len(sentences) - EVENTS_SHOWN),
+        "finished": answer["status"] == Game.Status.FINISHED,
+        "your_turn": answer["your_turn"],
+        "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],
+        "replayed": result.replayed,
+    }
+    answered = _answer(message, seat, notice, "answer_played", context)
+    seqs = tuple(m["seq"] for m in moves)
+    return Outcome("played", "", seat.game_id, seat.pk, tuple(lines), seqs, answered)
+
+
+# -- the answer --------------------------------------------------------------------------------
+
+
+def _answer(
+    message: EmailMessage, seat: Seat, notice: Notice, template: str, context: dict[str, Any]
+) -> bool:
+    """Send the answer once per incoming Message-ID (the Notification row is the claim)."""
+    game = Game.objects.get(pk=seat.game_id)
+    note = claim(game, notice)
+    if note is None:
+        return False
+    user = seat.user
+    assert user is not None
+    theirs = message_id(message)
+    try:
+        email_message = render_email(
+            template,
+            {**context, "game": game, "game_name": engine_for(game).name, "name": seat.name},
+            to=user.email,
+            language=user.language or settings.LANGUAGE_CODE,
+            time_zone=user.time_zone,
+            game_id=game.pk,
+            seat_id=seat.pk,
+            user_id=user.pk,
+        )
+        root = thread_root(game.pk)
+        if theirs:
+            email_message.extra_headers["In-Reply-To"] = theirs
+            email_message.extra_headers["References"] = f"{root} {theirs}"
+        # RFC 3834: an automatic answer to a person's message.
+        email_message.extra_headers["Auto-Submitted"] = "auto-replied"
+        email_message.send()
+    except Exception as exc:
+        log.exception("the answer to %s could not be sent", theirs or notice.key)
+        Notification.objects.filter(pk=note.pk).update(
+            status=Notification.Status.FAILED, error=repr(exc)[:1000]
+        )
+        raise AnswerNotSent(repr(exc)) from exc
+    Notification.objects.filter(pk=note.pk).update(
+        status=Notification.Status.SENT,
+        sent_at=timezone.now(),
+        message_id=email_message.extra_headers["Message-ID"],
+        error="",
+    )
+    return True

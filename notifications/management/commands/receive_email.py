@@ -1,0 +1,47 @@
+"""``manage.py receive_email < message.eml``: the mail server pipe of the email door.
+
+Exit 0 when the message was handled (played, refused with an answer to the player, or
+ignored); 75 (``EX_TEMPFAIL``) when the database or the outgoing mail server failed, so that
+the MTA keeps the message and delivers it again later (the Message-ID makes that harmless).
+Postfix: see ``docs/decisions/0005-email-door.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any, BinaryIO
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
+
+from notifications.inbound import AnswerNotSent, receive
+
+log = logging.getLogger(__name__)
+
+EX_TEMPFAIL = 75  # sysexits.h: "try again later"
+EX_DATAERR = 65
+
+
+def _binary(stream: Any) -> BinaryIO:
+    """A bytes stream: ``sys.stdin.buffer`` for a text stdin, the stream itself otherwise."""
+    buffer = getattr(stream, "buffer", None)
+    return buffer if buffer is not None else stream
+
+
+class Command(BaseCommand):
+    help = "Read one email (raw RFC 5322 bytes) on stdin and play the commands it carries."
+    stealth_options = ("stdin",)  # call_command(..., stdin=BytesIO(raw)) in tests
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        raw = _binary(options.get("stdin") or sys.stdin).read()
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", errors="surrogateescape")
+        if not raw.strip():
+            raise CommandError("no message on stdin", returncode=EX_DATAERR)
+        try:
+            outcome = receive(raw)
+        except (DatabaseError, AnswerNotSent) as exc:
+            log.warning("receive_email: transient failure, the MTA will retry: %r", exc)
+            raise CommandError(f"transient failure: {exc}", returncode=EX_TEMPFAIL) from exc
+        self.stdout.write(f"{outcome.status}: {outcome.reason or ', '.join(outcome.commands)}")

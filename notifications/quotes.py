@@ -1,0 +1,173 @@
+"""What the player wrote in a reply, without what they quoted: the text of an incoming
+message (plain text, else its HTML as text), cut at the quoted original, the signature, or a
+forwarded header block.
+
+A small line-based function on purpose: a reply to a turn email is a few lines of commands
+above a quote. ``docs/decisions/0005-email-door.md`` says why no library does this here.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage, Message
+from html.parser import HTMLParser
+
+# "On Tue, 24 Nov 2026 at 18:00, Lords <play+...> wrote:" (and clients that wrap it over two
+# or three lines), "Le mar. 24 nov. 2026 à 18:00, Lords <...> a écrit :",
+# "Il giorno mar 24 nov 2026 alle ore 18:00 Lords <...> ha scritto:".
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:on\s.*\swrote|le\s.*\sa\s+[ée]crit|il\s.*\sha\s+scritto)\s*:\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_ATTRIBUTION_START = re.compile(r"^\s*(?:on|le|il)\s", re.IGNORECASE)
+# Outlook and friends: "-----Original Message-----", "----- Message d'origine -----",
+# "-----Messaggio originale-----", "---------- Forwarded message ---------".
+_ORIGINAL = re.compile(
+    r"^\s*-{3,}\s*(?:original message|message d'origine|messaggio originale|"
+    r"forwarded message|message transf[ée]r[ée])\s*-{3,}\s*$",
+    re.IGNORECASE,
+)
+# An Outlook header block: "From: ..." followed by "Sent:", "To:", "Subject:"... (en, fr, it).
+_FROM = re.compile(r"^\s*\*?(?:from|de|da)\s*:\*?\s", re.IGNORECASE)
+_HEADER = re.compile(
+    r"^\s*\*?(?:sent|date|to|cc|subject|envoy[ée]|[àa]|objet|inviato|data|a|oggetto)\s*:",
+    re.IGNORECASE,
+)
+# Outlook's rule above the quoted original: a line of underscores.
+_RULE = re.compile(r"^\s*_{10,}\s*$")
+# RFC 3676's signature separator "-- " (many clients drop the trailing space).
+_SIGNATURE = re.compile(r"^--\s*$")
+_SENT_FROM = re.compile(r"^\s*(?:sent from my|envoy[ée] de mon|inviato da)\s", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[;\r\n]+")
+_ATTRIBUTION_LINES = 3  # how many lines an attribution may be wrapped over
+
+
+def _is_attribution(lines: list[str], index: int) -> bool:
+    if not _ATTRIBUTION_START.match(lines[index]):
+        return False
+    for end in range(index + 1, min(index + _ATTRIBUTION_LINES, len(lines)) + 1):
+        if _ATTRIBUTION.match(" ".join(lines[index:end])):
+            return True
+    return False
+
+
+def _is_header_block(lines: list[str], index: int) -> bool:
+    if not _FROM.match(lines[index]):
+        return False
+    following = [line for line in lines[index + 1 : index + 6] if line.strip()]
+    return any(_HEADER.match(line) for line in following[:4])
+
+
+def _ends_reply(lines: list[str], index: int) -> bool:
+    """The reply ends here: the rest is a quote, a signature or a forwarded original."""
+    line = lines[index]
+    return bool(
+        _SIGNATURE.match(line)
+        or _ORIGINAL.match(line)
+        or _RULE.match(line)
+        or _SENT_FROM.match(line)
+        or _is_attribution(lines, index)
+        or _is_header_block(lines, index)
+    )
+
+
+def reply_lines(text: str) -> list[str]:
+    """The non-empty lines the sender wrote above the quote, stripped, in order: lines
+    quoted with ">" are dropped wherever they are; the attribution line ("On ... wrote:",
+    "Le ... a écrit :", "Il ... ha scritto:"), an Outlook original-message separator, rule
+    or header block, "Sent from my ..." and the "-- " signature separator end the reply."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        if _ends_reply(lines, index):
+            break
+        stripped = line.strip()
+        if stripped and not stripped.startswith(">"):
+            kept.append(stripped)
+    return kept
+
+
+def commands_of(text: str) -> list[str]:
+    """The commands of a reply body: its own lines, split at ``;``, blanks dropped."""
+    return [
+        part.strip()
+        for line in reply_lines(text)
+        for part in _SEPARATORS.split(line)
+        if part.strip()
+    ]
+
+
+# -- the text of a message ---------------------------------------------------------------------
+
+_BLOCKS = frozenset(
+    {"address", "article", "br", "dd", "div", "dl", "dt", "footer", "h1", "h2", "h3", "h4"}
+    | {"h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section", "table", "tr", "ul"}
+)
+_SKIPPED = frozenset(["blockquote", "head", "script", "style", "title"])
+
+
+class _TextOfHtml(HTMLParser):
+    """Text of an HTML body: block elements become line breaks; quoted (``blockquote``),
+    style and script contents are dropped."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIPPED:
+            self.skipping += 1
+        elif tag in _BLOCKS:
+            self.parts.append("\n")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in _BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(" ".join(data.split()) if "\n" in data else data)
+
+
+def html_to_text(html: str) -> str:
+    parser = _TextOfHtml()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.parts)
+
+
+def _decoded(part: Message) -> str:
+    """A text part's content in its declared charset (an unknown charset: UTF-8, with
+    replacement characters rather than an error)."""
+    try:
+        content = part.get_content() if isinstance(part, EmailMessage) else None
+    except (LookupError, UnicodeError):
+        content = None
+    if isinstance(content, str):
+        return content
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return payload.decode(charset, errors="replace")
+    except LookupError:
+        return payload.decode("utf-8", errors="replace")
+
+
+def body_text(message: EmailMessage) -> str:
+    """The message's text/plain body, else its text/html body as text; "" without either."""
+    plain = message.get_body(preferencelist=("plain",))
+    if plain is not None:
+        return _decoded(plain)
+    html = message.get_body(preferencelist=("html",))
+    if html is not None:
+        return html_to_text(_decoded(html))
+    return ""

@@ -127,6 +127,15 @@ def psql(sql: str, db: str = "postgres") -> None:
     )
 
 
+def empty_redis() -> None:
+    """Empty the benchmark's Redis database: the throttle counters and the notification
+    tasks that earlier runs enqueued (no Celery worker runs here: every move enqueues its
+    task, as in production, but the emails are not part of this benchmark)."""
+    import redis
+
+    redis.Redis.from_url(SERVER_ENV["REDIS_URL"]).flushdb()
+
+
 def recreate(db: str) -> None:
     psql(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
     psql(f'CREATE DATABASE "{db}"')
@@ -540,6 +549,7 @@ def main() -> int:
     load_before = os.getloadavg()[0]
     log(f"recreating {BENCH_DB} and migrating")
     recreate(BENCH_DB)
+    empty_redis()
     migrate()
     setup_django()
     with_lords = lords_available()

@@ -69,6 +69,23 @@ class CreateGameForm(forms.Form):
         initial=72,
         help_text=_("How long each player has to act."),
     )
+    max_timeouts = forms.IntegerField(
+        label=_("Missed turns before a forfeit"),
+        required=False,
+        min_value=0,
+        initial=3,
+        help_text=_(
+            "A missed deadline plays the safest move for the late player; this many in a row "
+            "and they forfeit (a bot plays on). 0: never."
+        ),
+    )
+    vacation_days = forms.IntegerField(
+        label=_("Vacation days per player"),
+        required=False,
+        min_value=0,
+        initial=14,
+        help_text=_("How long the game waits for a player who set an away date."),
+    )
     private = forms.BooleanField(
         label=_("Private (by invitation only)"), required=False, initial=False
     )
@@ -91,5 +108,10 @@ class CreateGameForm(forms.Form):
             "options": options,
             "seats": data["seats"],
             "turn_hours": data["turn_hours"],
+            **{
+                name: data[name]
+                for name in ("max_timeouts", "vacation_days")
+                if data[name] is not None  # left empty: the service's default
+            },
             "private": data["private"],
         }

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from tests.web.helpers import actor, page_text
@@ -122,3 +124,19 @@ def test_the_deadline_is_in_the_viewer_s_time_zone(
     text = page_text(client.get(f"/games/{game.pk}/").content.decode())
     tokyo = game.deadline.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
     assert tokyo.strftime("%H:%M") + " (Asia/Tokyo)" in text
+
+
+def test_it_shows_the_deadline_policy_missed_turns_and_who_is_away(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob)
+    seat = game.seats.get(user=bob)
+    seat.timeouts = 2
+    seat.save(update_fields=["timeouts"])
+    bob.away_until = timezone.now() + timedelta(days=3)
+    bob.save(update_fields=["away_until"])
+    client.force_login(ada)
+    text = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert "forfeit after 3 in a row" in text
+    assert "2 missed turns" in text
+    assert "away until" in text

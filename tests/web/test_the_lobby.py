@@ -52,11 +52,19 @@ def test_it_creates_a_game(client: Any, ada: Any) -> None:
     client.force_login(ada)
     response = client.post(
         "/games/new/",
-        {"game_type": "lords-of-vegas", "seats": 3, "edition": "classic", "turn_hours": 48},
+        {
+            "game_type": "lords-of-vegas",
+            "seats": 3,
+            "edition": "classic",
+            "turn_hours": 48,
+            "max_timeouts": 0,
+            "vacation_days": 7,
+        },
         follow=True,
     )
     game = Game.objects.get(created_by=ada)
     assert (game.options, game.max_seats, game.turn_hours) == ({"edition": "classic"}, 3, 48)
+    assert (game.max_timeouts, game.vacation_days) == (0, 7)
     assert response.redirect_chain[-1][0] == f"/games/{game.pk}/"
     assert f"Game #{game.pk} is open" in response.content.decode()
 

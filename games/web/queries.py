@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 
 from games import selectors
 from games.models import Game, TradeOffer
+from games.services.games import may_manage
 
 RECENT_MOVES = 40
 """How many log entries the board page shows (newest first)."""
@@ -25,11 +26,19 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
     offers: list[TradeOffer] = []
     if game.status == Game.Status.ACTIVE:
         offers = list(selectors.trade_offers(game=game)[:10])
+    is_open = game.status == Game.Status.OPEN
+    seated = shown["your_seat"] is not None
     return {
         "game": shown,
         "moves": selectors.moves_since(game=game, since=since, user=user),
         "older_moves": since >= 0,
         "offers": offers,
+        # Offer only what the services would accept (they still decide).
+        "may_start": is_open and seated and may_manage(game, user),
+        "may_join": is_open
+        and not seated
+        and not game.private
+        and len(shown["seats"]) < game.max_seats,
     }
 
 

@@ -156,6 +156,8 @@ def _board(
         "log": present.log(page["moves"], shown),
         "older_moves": page["older_moves"],
         "offers": page["offers"],
+        "may_start": page["may_start"],
+        "may_join": page["may_join"],
         "groups": present.command_groups(shown["legal_commands"]),
         "form": form,
         "move_error": error,

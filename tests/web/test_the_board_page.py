@@ -67,6 +67,19 @@ def test_it_shows_an_open_public_game_to_a_spectator(
     assert 'id="move-form"' not in response.content.decode()
 
 
+def test_it_offers_start_and_join_only_to_whom_the_services_allow(
+    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, start=False, seats=2)  # full
+    client.force_login(bob)  # seated, not the creator
+    text = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert "Start the game" not in text and "The game's creator starts it" in text
+    client.force_login(ada)
+    assert "Start the game" in page_text(client.get(f"/games/{game.pk}/").content.decode())
+    client.force_login(cy)  # a full game: nothing to join
+    assert "Join this game" not in page_text(client.get(f"/games/{game.pk}/").content.decode())
+
+
 def test_a_spectator_of_a_running_game_gets_no_form(
     client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
 ) -> None:

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "leagues",
 ]
 
 MIDDLEWARE = [

@@ -10,7 +10,9 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("api/v1/leagues/", include("leagues.api_urls")),  # before the games API's catch-all
     path("api/v1/", include("games.api.urls")),
+    path("leagues/", include("leagues.urls")),
     path("notifications/", include("notifications.urls")),
     path("anymail/", include("anymail.urls")),  # the inbound email webhook (notifications)
     path("games/", include("games.web.urls")),

@@ -1,0 +1,148 @@
+"""Leagues, their members, seasons, entries and the games of a season.
+
+A season's games are ordinary games (``games.Game``): the link lives here, on the leagues
+side (:class:`SeasonGame`), so the platform knows nothing of leagues. Rules (who manages a
+league, pairing, standings) live in ``leagues/services.py`` and ``leagues/standings.py``.
+See ``docs/decisions/0006-leagues.md``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class League(models.Model):
+    """A league of one game type (and options) with its admins and members."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    game_type = models.CharField(_("game type"), max_length=32)
+    options = models.JSONField(_("game options"), default=dict, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    admins = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="administered_leagues", blank=True
+    )
+    open = models.BooleanField(
+        _("open membership"),
+        default=True,
+        help_text=_("Anyone signed in may join; otherwise only an admin adds members."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="created_leagues",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_memberships"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league_id", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="membership_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.league}"
+
+
+class Season(models.Model):
+    """A season: ``draft`` (entries open) -> ``running`` (its games exist) -> ``finished``."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    starts_at = models.DateTimeField(_("starts"), null=True, blank=True)
+    ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
+    players_per_game = models.PositiveSmallIntegerField(_("players per game"), default=2)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"),
+        default=1,
+        help_text=_(
+            "2-player seasons: how many times the whole round robin is played; "
+            "bigger games: how many times groups are drawn."
+        ),
+    )
+    turn_hours = models.PositiveIntegerField(_("hours per turn"), default=72)
+    max_timeouts = models.PositiveSmallIntegerField(
+        _("missed deadlines before a forfeit"), default=3
+    )
+    vacation_days = models.PositiveSmallIntegerField(_("vacation days per game"), default=14)
+    pairing_seed = models.CharField(
+        max_length=64, blank=True, help_text=_("Drawn at the start; public: it only pairs.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["league_id", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="season_unique_number"),
+            models.CheckConstraint(
+                condition=Q(players_per_game__gte=2) & Q(players_per_game__lte=6),
+                name="season_players_2_to_6",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} — {self.title}"
+
+    @property
+    def title(self) -> str:
+        return self.name or f"Season {self.number}"
+
+
+class SeasonEntry(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_entries"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season_id", "entered_at", "id"]
+        verbose_name_plural = "season entries"
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="entry_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.season}"
+
+
+class SeasonGame(models.Model):
+    """One game of a season, and the round it belongs to (1-based)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="season_games")
+    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="season_game")
+    round = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["season_id", "round", "game_id"]
+
+    def __str__(self) -> str:
+        return f"game #{self.game_id} of {self.season} (round {self.round})"

@@ -1,0 +1,334 @@
+"""League use cases, keyword-only like ``games.services``: every door (the Django admin, the
+web pages, tests, tools) calls these and nothing else writes leagues.
+
+A season's games are created through the platform's own services (``create_game``,
+``join_game``, ``start_game``): they are ordinary games, played through every door. Only a
+league admin (or staff) manages a league; refusals are ``games.services`` errors, with a
+message for a person, and write nothing. See ``docs/decisions/0006-leagues.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games import services as game_services
+from games.engines.base import InvalidOptions
+from games.engines.registry import get_engine, slugs
+from games.engines.rng import new_seed
+from games.models import Game
+from games.services.errors import InvalidRequest, NotAllowed, NotFound, ServiceError
+from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
+from leagues import pairing
+from leagues.models import League, Membership, Season, SeasonEntry, SeasonGame
+
+MAX_ROUNDS = 10
+
+
+class SeasonStatusConflict(ServiceError, code="season_status", status=409):
+    """The season is not in the status the action needs (entries change only in draft...)."""
+
+
+# -- who may ----------------------------------------------------------------------------------
+
+
+def may_manage(league: League, user: Any) -> bool:
+    """A league's admins and the staff manage it."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff) or league.admins.filter(pk=user.pk).exists()
+
+
+def _require_signed_in(user: Any) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("sign in first")
+
+
+def _require_admin(league: League, user: Any, does: str) -> None:
+    _require_signed_in(user)
+    if not may_manage(league, user):
+        raise NotAllowed(f"only an admin of the league {league.name!r} {does}")
+
+
+def _league(league: League | str) -> League:
+    if isinstance(league, League):
+        return league
+    found = League.objects.filter(slug=league).first()
+    if found is None:
+        raise NotFound(f"there is no league {league!r}", league=league)
+    return found
+
+
+def _locked_season(season: Season | int) -> Season:
+    pk = season.pk if isinstance(season, Season) else season
+    found = Season.objects.select_for_update().select_related("league").filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"there is no season #{pk}", season=pk)
+    return found
+
+
+def _require_status(season: Season, status: str, doing: str) -> None:
+    if season.status != status:
+        raise SeasonStatusConflict(
+            f"{season.title} of {season.league.name} is {season.status}: {doing}",
+            status_now=season.status,
+        )
+
+
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidRequest(f"{name} is a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _engine(game_type: str) -> Any:
+    if game_type not in slugs():
+        raise InvalidRequest(f"unknown game type {game_type!r}; known: {', '.join(slugs())}")
+    return get_engine(game_type)
+
+
+def _check_options(game_type: str, options: Mapping[str, Any], players: int) -> None:
+    try:
+        _engine(game_type).normalize_options(dict(options), players)
+    except InvalidOptions as exc:
+        raise InvalidRequest(str(exc), code="invalid_options") from exc
+
+
+# -- leagues and members ------------------------------------------------------------------------
+
+
+def create_league(
+    *,
+    creator: Any,
+    name: str,
+    game_type: str,
+    slug: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    description: str = "",
+    open: bool = True,
+) -> League:
+    """A league; its creator is its first admin (not a member: admins need not play)."""
+    _require_signed_in(creator)
+    name = (name or "").strip()
+    if not name:
+        raise InvalidRequest("a league needs a name")
+    slug = slugify(slug or name)
+    if not slug:
+        raise InvalidRequest(f"cannot make an address from {name!r}: give a slug")
+    engine = _engine(game_type)
+    _check_options(game_type, options or {}, max(2, engine.min_players))
+    try:
+        with transaction.atomic():
+            league = League.objects.create(
+                name=name,
+                slug=slug,
+                game_type=game_type,
+                options=dict(options or {}),
+                description=description,
+                open=bool(open),
+                created_by=creator,
+            )
+            league.admins.add(creator)
+    except IntegrityError:
+        raise InvalidRequest(f"the address {slug!r} is taken: choose another slug") from None
+    return league
+
+
+def join_league(*, league: League | str, user: Any) -> Membership:
+    """Join an open league (joining twice returns the membership held)."""
+    _require_signed_in(user)
+    found = _league(league)
+    existing = found.memberships.filter(user=user).first()
+    if existing is not None:
+        return existing
+    if not found.open:
+        raise NotAllowed(f"the league {found.name!r} is closed: ask one of its admins to add you")
+    membership, _ = Membership.objects.get_or_create(league=found, user=user)
+    return membership
+
+
+def add_member(*, league: League | str, user: Any, by: Any) -> Membership:
+    """An admin adds a member (open or closed league)."""
+    found = _league(league)
+    _require_admin(found, by, "adds members")
+    membership, _ = Membership.objects.get_or_create(league=found, user=user)
+    return membership
+
+
+def leave_league(*, league: League | str, user: Any) -> None:
+    """Leave a league: the entries in its draft seasons go too; games already started go on
+    (resign them to stop playing)."""
+    _require_signed_in(user)
+    found = _league(league)
+    with transaction.atomic():
+        SeasonEntry.objects.filter(
+            season__league=found, season__status=Season.Status.DRAFT, user=user
+        ).delete()
+        found.memberships.filter(user=user).delete()
+
+
+# -- seasons ----------------------------------------------------------------------------------
+
+
+def open_season(
+    *,
+    league: League | str,
+    by: Any,
+    name: str = "",
+    players_per_game: int = 2,
+    rounds: int = 1,
+    turn_hours: int = 72,
+    max_timeouts: int = 3,
+    vacation_days: int = 14,
+    starts_at: Any = None,
+    ends_at: Any = None,
+) -> Season:
+    """A draft season, numbered after the league's last one: members enter it, then an
+    admin starts it."""
+    found = _league(league)
+    _require_admin(found, by, "opens seasons")
+    engine = _engine(found.game_type)
+    low, high = max(2, engine.min_players), min(6, engine.max_players)
+    _whole("players per game", players_per_game, low, high)
+    _whole("rounds", rounds, 1, MAX_ROUNDS)
+    _whole("hours per turn", turn_hours, 1, MAX_TURN_HOURS)
+    _whole("missed deadlines before a forfeit", max_timeouts, 0, MAX_TIMEOUTS)
+    _whole("vacation days", vacation_days, 0, MAX_VACATION_DAYS)
+    _check_options(found.game_type, found.options, players_per_game)
+    if starts_at and ends_at and ends_at <= starts_at:
+        raise InvalidRequest("a season ends after it starts")
+    with transaction.atomic():
+        League.objects.select_for_update().get(pk=found.pk)  # numbers one at a time
+        last = found.seasons.aggregate(last=Max("number"))["last"] or 0
+        return Season.objects.create(
+            league=found,
+            number=last + 1,
+            name=name,
+            players_per_game=players_per_game,
+            rounds=rounds,
+            turn_hours=turn_hours,
+            max_timeouts=max_timeouts,
+            vacation_days=vacation_days,
+            starts_at=starts_at,
+            ends_at=ends_at,
+        )
+
+
+def enter_season(*, season: Season | int, user: Any, by: Any = None) -> SeasonEntry:
+    """Enter a draft season: a member enters themself; an admin enters anyone (who becomes
+    a member). Entering twice returns the entry held."""
+    by = user if by is None else by
+    _require_signed_in(by)
+    with transaction.atomic():
+        locked = _locked_season(season)
+        league = locked.league
+        existing = locked.entries.filter(user=user).first()
+        if existing is not None:
+            return existing
+        _require_status(locked, Season.Status.DRAFT, "entries close at the start")
+        if by.pk != getattr(user, "pk", None):
+            _require_admin(league, by, "enters other players")
+            Membership.objects.get_or_create(league=league, user=user)
+        elif not league.memberships.filter(user=user).exists():
+            raise NotAllowed(f"join the league {league.name!r} first, then enter its seasons")
+        return SeasonEntry.objects.create(season=locked, user=user)
+
+
+def withdraw_entry(*, season: Season | int, user: Any, by: Any = None) -> None:
+    """Leave a draft season (yourself, or an admin takes a player out)."""
+    by = user if by is None else by
+    _require_signed_in(by)
+    with transaction.atomic():
+        locked = _locked_season(season)
+        if by.pk != getattr(user, "pk", None):
+            _require_admin(locked.league, by, "withdraws other players")
+        _require_status(locked, Season.Status.DRAFT, "its players are drawn already")
+        locked.entries.filter(user=user).delete()
+
+
+def start_season(*, season: Season | int, by: Any, seed: str | None = None) -> Season:
+    """Draw the pairing from the season's seed and create, fill and start every game of
+    every round through the platform's services, all in one transaction (all or nothing).
+    ``seed`` is for tests and tools; the admin door never sets it."""
+    _require_signed_in(by)
+    with transaction.atomic():
+        locked = _locked_season(season)
+        league = locked.league
+        _require_admin(league, by, "starts its seasons")
+        _require_status(locked, Season.Status.DRAFT, "it can be started once only")
+        players = [e.user for e in locked.entries.select_related("user").order_by("id")]
+        if len(players) < 2:
+            raise InvalidRequest(
+                f"{locked.title} needs at least 2 players entered; it has {len(players)}",
+                code="not_enough_players",
+            )
+        locked.pairing_seed = seed or new_seed()
+        rounds = pairing.schedule(
+            players,
+            per_game=locked.players_per_game,
+            rounds=locked.rounds,
+            seed=locked.pairing_seed,
+        )
+        for number, games in enumerate(rounds, start=1):
+            for table in games:
+                game = _start_game(locked, table)
+                SeasonGame.objects.create(season=locked, game=game, round=number)
+        locked.status = Season.Status.RUNNING
+        locked.started_at = timezone.now()
+        locked.save(update_fields=["pairing_seed", "status", "started_at"])
+    if isinstance(season, Season):
+        _copy(season, locked)
+    return locked
+
+
+def _start_game(season: Season, table: list[Any]) -> Game:
+    """One game of the season: its first player creates it (so the game has a manager
+    seated in it), the others join, and it starts. A public game: anyone may watch."""
+    first, *others = table
+    league = season.league
+    game = game_services.create_game(
+        creator=first,
+        game_type=league.game_type,
+        options=league.options,
+        seats=len(table),
+        turn_hours=season.turn_hours,
+        max_timeouts=season.max_timeouts,
+        vacation_days=season.vacation_days,
+    )
+    for user in others:
+        game_services.join_game(game=game, user=user)
+    return game_services.start_game(game=game, by=first)
+
+
+def finish_season(*, season: Season | int, by: Any) -> Season:
+    """Close a running season once every one of its games is over."""
+    _require_signed_in(by)
+    with transaction.atomic():
+        locked = _locked_season(season)
+        _require_admin(locked.league, by, "finishes its seasons")
+        _require_status(locked, Season.Status.RUNNING, "only a running season finishes")
+        over = (Game.Status.FINISHED, Game.Status.CANCELLED)
+        games = Game.objects.filter(season_game__season=locked)
+        left = games.exclude(status__in=over).count()
+        if left:
+            raise SeasonStatusConflict(
+                f"{locked.title} has games still being played ({left} of {games.count()}): "
+                "it finishes when they are over",
+                games_left=left,
+            )
+        locked.status = Season.Status.FINISHED
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "finished_at"])
+    if isinstance(season, Season):
+        _copy(season, locked)
+    return locked
+
+
+def _copy(target: Season, source: Season) -> None:
+    for name in ("status", "pairing_seed", "started_at", "finished_at"):
+        setattr(target, name, getattr(source, name))

@@ -10,7 +10,8 @@ webhook) call :func:`receive` with the message. It
    through ``games.services.submit_command(source="email")`` with the Message-ID as the
    idempotency key, without an expected version;
 4. answers once per Message-ID: "Played: ..." or the precise refusal, threaded under the
-   player's message.
+   player's message. The first verdict is recorded on the answer's row before sending; if
+   the answer failed, a redelivery resends that verdict and never judges the message again.
 
 See ``docs/decisions/0005-email-door.md``.
 """
@@ -37,7 +38,7 @@ from notifications.addresses import parse_reply_address
 from notifications.emails import render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, reply_lines
-from notifications.services import Notice, claim
+from notifications.services import COMMANDS_SHOWN, Notice, claim
 
 log = logging.getLogger(__name__)
 
@@ -188,12 +189,18 @@ def _handle(message: EmailMessage, seat: Seat) -> Outcome:
     key = idempotency_key(message)
     user = seat.user
     notice = Notice(seat, Kind.ANSWER, answer_key(key))
-    handled = Notification.objects.filter(
+    prior = Notification.objects.filter(
         user=user, game_id=seat.game_id, kind=Kind.ANSWER, key=notice.key
-    ).exclude(status=Notification.Status.FAILED)
-    if handled.exists():
+    ).first()
+    if prior is not None and prior.status != Notification.Status.FAILED:
         log.info("inbound %s already answered", key)
         return Outcome("duplicate", "already answered", seat.game_id, seat.pk)
+    verdict = prior.verdict if prior is not None else None
+    if verdict and verdict.get("status") == "refused":
+        # The first verdict stands: the answer failed, not the judgment. Judging the
+        # message again against the game as it is now could apply it days later.
+        log.info("inbound %s: resending its first answer (refused)", key)
+        return _refused(message, seat, notice, list(verdict["received"]), verdict["error"])
     lines = reply_lines(body_text(message))
     if not lines:
         error = (
@@ -218,7 +225,8 @@ def _refused(
     message: EmailMessage, seat: Seat, notice: Notice, lines: list[str], error: str
 ) -> Outcome:
     context = {"error": error, "received": lines}
-    answered = _answer(message, seat, notice, "answer_refused", context)
+    verdict = {"status": "refused", "error": error, "received": lines}
+    answered = _answer(message, seat, notice, "answer_refused", context, verdict)
     return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
 
 
@@ -238,21 +246,47 @@ def _played(
         "your_turn": answer["your_turn"],
         "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],
         "replayed": result.replayed,
+        **_still_yours(seat, answer),
     }
-    answered = _answer(message, seat, notice, "answer_played", context)
+    answered = _answer(message, seat, notice, "answer_played", context, {"status": "played"})
     seqs = tuple(m["seq"] for m in moves)
     return Outcome("played", "", seat.game_id, seat.pk, tuple(lines), seqs, answered)
+
+
+def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:
+    """When the game still waits on the player right after their commands (Lords of Vegas:
+    the turn goes on until ``end``), the answer carries the board and their commands: no
+    new 'your turn' email comes for the same turn. Only while the game is still at the
+    answer's version (a replayed answer to a game that moved on shows none)."""
+    game = Game.objects.get(pk=seat.game_id)
+    if not answer["your_turn"] or game.version != answer["version"]:
+        return {"board": "", "commands": [], "more_commands": 0, "example": ""}
+    view = selectors.game_view(game=game, user=seat.user)
+    legal = [c["text"] for c in view["legal_commands"]]
+    return {
+        "board": view["text"],
+        "commands": legal[:COMMANDS_SHOWN],
+        "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
+        "example": legal[0] if legal else "",
+        "deadline": game.deadline,
+    }
 
 
 # -- the answer --------------------------------------------------------------------------------
 
 
 def _answer(
-    message: EmailMessage, seat: Seat, notice: Notice, template: str, context: dict[str, Any]
+    message: EmailMessage,
+    seat: Seat,
+    notice: Notice,
+    template: str,
+    context: dict[str, Any],
+    verdict: dict[str, Any],
 ) -> bool:
-    """Send the answer once per incoming Message-ID (the Notification row is the claim)."""
+    """Send the answer once per incoming Message-ID (the Notification row is the claim,
+    and carries the verdict before anything is sent)."""
     game = Game.objects.get(pk=seat.game_id)
-    note = claim(game, notice)
+    note = claim(game, notice, verdict=verdict)
     if note is None:
         return False
     user = seat.user

@@ -34,6 +34,7 @@ class Notification(models.Model):
         REMINDER = "reminder", "reminder"
         GAME_OVER = "game_over", "game over"
         ANSWER = "answer", "answer to an emailed move"  # key: a digest of the Message-ID
+        FORFEIT = "forfeit", "forfeit after missed deadlines"  # key: "forfeit"
 
     class Status(models.TextChoices):
         SENDING = "sending", "sending"
@@ -54,6 +55,13 @@ class Notification(models.Model):
     attempts = models.PositiveSmallIntegerField(default=1)
     error = models.TextField(blank=True)
     message_id = models.CharField(max_length=255, blank=True)
+    verdict = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="An answer's first verdict on the incoming message, recorded before the "
+        'answer is sent: {"status": "played"} or {"status": "refused", "error", "received"}. '
+        "A redelivery resends it instead of judging the message again.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 

@@ -11,6 +11,7 @@ takes it back with a conditional UPDATE (one worker wins) and tries again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -89,21 +90,82 @@ def _playing(seat: Seat) -> bool:
     return seat.user is not None and not seat.is_bot and not seat.resigned
 
 
+TURN_BEGINS = {"lords-of-vegas": "turn", "vegas": "roll"}
+"""The event that starts a seat's turn in each engine (``{"type": ..., "seat": order}``):
+Lords of Vegas logs "turn", Vegas rolls the active seat's dice at the start of each turn."""
+
+TOLD = (Notification.Status.SENT, Notification.Status.SENDING)
+"""A 'your turn' row in these states told the player (a ``failed`` one told nobody)."""
+
+
+def _own(move: Mapping[str, Any], seat: Seat) -> bool:
+    """A command the seat's player chose (a command the server played for them on a
+    timeout, source ``system``, is not theirs)."""
+    return bool(move["seat_id"] == seat.pk and move["source"] != Move.Source.SYSTEM)
+
+
 def _newly_waiting(game: Game, seat: Seat) -> bool:
-    """False when the seat already had a 'your turn' email for an earlier version and has
-    not moved since: it is still the same decision (another player moved meanwhile)."""
+    """Whether the game waits on the seat for a new decision, one it has not been told of.
+
+    True when the seat never got a 'your turn' email (sent, or being sent: a failed one
+    told nobody), or when, since the last one, a turn of its own began (the engine's
+    turn-start event for the seat in the log) or the seat acted and someone else (another
+    seat, a bot, the server) moved after its last command: the game went elsewhere and
+    came back. False while it still acts in the same turn after its own commands (Lords of
+    Vegas: ``build``, ``sprawl`` ... before ``end``), and when another player moved but the
+    seat did not (its pending decision is the same)."""
     last = Notification.objects.filter(
-        user=seat.user, game=game, kind=Kind.TURN, version__lt=game.version
+        user=seat.user,
+        game=game,
+        kind=Kind.TURN,
+        version__lt=game.version,
+        status__in=TOLD,
     ).aggregate(v=Max("version"))["v"]
     if last is None:
         return True
-    return Move.objects.filter(game=game, seat=seat, seq__gt=last).exists()
+    moves = list(
+        Move.objects.filter(game=game, seq__gt=last)
+        .order_by("seq")
+        .values("seq", "seat_id", "source", "events")
+    )
+    begins = TURN_BEGINS.get(game.game_type)
+    if begins is None:  # an engine we know no turn event of: any own move is news
+        return any(_own(m, seat) for m in moves)
+    if any(
+        isinstance(e, dict) and e.get("type") == begins and e.get("seat") == seat.order
+        for m in moves
+        for e in m["events"] or []
+    ):
+        return True
+    own = [m["seq"] for m in moves if _own(m, seat)]
+    return bool(own) and any(not _own(m, seat) for m in moves if m["seq"] > own[-1])
+
+
+def _forfeited(game: Game) -> set[int]:
+    """The seats (orders) that forfeited by missing deadlines (a resignation event with
+    reason "timeouts" in the log)."""
+    resignations = Move.objects.filter(
+        game=game, source=Move.Source.SYSTEM, command__isnull=True
+    ).values_list("events", flat=True)
+    return {
+        e["seat"]
+        for events in resignations
+        for e in events or []
+        if isinstance(e, dict) and e.get("type") == "resign" and e.get("reason") == "timeouts"
+    }
 
 
 def notices_after_moves(game: Game, seats: list[Seat]) -> list[Notice]:
     """Game over: every person seated (resigned ones too) gets the result. Otherwise every
     person the game now waits on gets 'your turn' (once per version, and not again for a
-    decision they were already told about)."""
+    decision they were already told about). A person who forfeited by missing deadlines
+    is told so once (key "forfeit"), and gets the result at the end."""
+    forfeited = _forfeited(game)
+    forfeits = [
+        Notice(s, Kind.FORFEIT, "forfeit")
+        for s in seats
+        if s.order in forfeited and s.user is not None and wants(s.user, Kind.FORFEIT)
+    ]
     if game.status == Game.Status.FINISHED:
         return [
             Notice(s, Kind.GAME_OVER, "end")
@@ -113,7 +175,7 @@ def notices_after_moves(game: Game, seats: list[Seat]) -> list[Notice]:
     if game.status != Game.Status.ACTIVE or game.state is None:
         return []
     waiting = set(engine_for(game).to_act(game.state))
-    return [
+    return forfeits + [
         Notice(s, Kind.TURN, f"v{game.version}")
         for s in seats
         if s.order in waiting
@@ -140,8 +202,10 @@ def reminder_window(game: Game) -> timedelta:
 
 
 def send_reminders(*, now: datetime | None = None) -> int:
-    """One reminder per game version to every person the game waits on, once its deadline
-    is nearer than the reminder window. Failures are logged; the next sweep retries them."""
+    """One reminder per deadline (key: the game version and the deadline, so a deadline the
+    timeout sweep pushed back for a vacation, without a new version, gets its own) to every
+    person the game waits on, once the deadline is nearer than the reminder window.
+    Failures are logged; the next sweep retries them."""
     now = now or timezone.now()
     longest = timedelta(hours=float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS))
     due = Game.objects.filter(
@@ -153,8 +217,9 @@ def send_reminders(*, now: datetime | None = None) -> int:
         if game.deadline - now > reminder_window(game):
             continue
         seats = _seats(game)
+        key = f"v{game.version}-{int(game.deadline.timestamp())}"
         notices = [
-            Notice(s, Kind.REMINDER, f"v{game.version}")
+            Notice(s, Kind.REMINDER, key)
             for s in seats
             if s.to_act and _playing(s) and wants(s.user, Kind.REMINDER)
         ]
@@ -168,16 +233,19 @@ def send_reminders(*, now: datetime | None = None) -> int:
 # -- claim and send ---------------------------------------------------------------------
 
 
-def claim(game: Game, notice: Notice) -> Notification | None:
+def claim(
+    game: Game, notice: Notice, *, verdict: dict[str, Any] | None = None
+) -> Notification | None:
     """The row for this email if this caller may send it now, else None (sent, or being
-    sent by someone else). A failed row is taken back by one caller only."""
+    sent by someone else). A failed row is taken back by one caller only. ``verdict`` (an
+    answer's) is recorded on the row when it is created, before anything is sent."""
     assert notice.seat.user_id is not None
     note, created = Notification.objects.get_or_create(
         user_id=notice.seat.user_id,
         game=game,
         kind=notice.kind,
         key=notice.key,
-        defaults={"seat": notice.seat, "version": game.version},
+        defaults={"seat": notice.seat, "version": game.version, "verdict": verdict},
     )
     if created:
         return note
@@ -239,12 +307,14 @@ def compose(game: Game, seats: list[Seat], notice: Notice) -> Any:
 def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[str, Any]:
     """What a player needs, as they may see it: the view of their seat (hidden information
     removed by the engine), what happened since their last move (at the end: from their
-    last move on, which may be the one that ended the game), their commands."""
+    last move on, which may be the one that ended the game), what the server played for
+    them when they missed a deadline, forfeits, their commands."""
     user = seat.user
     view = selectors.game_view(game=game, user=user)
     legal = [c["text"] for c in view["legal_commands"]]
     others = [s.name for s in seats if s.pk != seat.pk]
-    events, omitted = _events_since_last_move(game, seat, user, kind == Kind.GAME_OVER)
+    last = _last_own_move(game, seat)
+    events, omitted = _events_since(game, seats, seat, user, last, kind == Kind.GAME_OVER)
     return {
         "game": game,
         "game_name": engine_for(game).name,
@@ -258,8 +328,9 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "deadline": game.deadline,
         "events": events,
         "final": kind == Kind.GAME_OVER,
-        "first": not Move.objects.filter(game=game, seat=seat).exists(),
+        "first": last is None,
         "events_omitted": omitted,
+        "missed": _missed(game, seat, last),
         "board": view["text"],
         "commands": legal[:COMMANDS_SHOWN],
         "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
@@ -270,15 +341,66 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
     }
 
 
-def _events_since_last_move(
-    game: Game, seat: Seat, user: Any, including_it: bool
+def _last_own_move(game: Game, seat: Seat) -> int | None:
+    """The seq of the seat's player's last own command (not one the server played for
+    them on a timeout, nor their resignation): what "since your last move" counts from."""
+    own = Move.objects.filter(game=game, seat=seat).exclude(source=Move.Source.SYSTEM)
+    last: int | None = own.aggregate(s=Max("seq"))["s"]
+    return last
+
+
+def _missed(game: Game, seat: Seat, last: int | None) -> dict[str, Any] | None:
+    """The deadlines the player missed since their last own move: the commands the server
+    played for them, the misses in a row, and whether they forfeited (None: none missed)."""
+    played = list(
+        Move.objects.filter(
+            game=game,
+            seat=seat,
+            source=Move.Source.SYSTEM,
+            command__isnull=False,
+            seq__gt=-1 if last is None else last,
+        )
+        .order_by("seq")
+        .values_list("text", flat=True)
+    )
+    forfeited = seat.order in _forfeited(game)
+    if not played and not forfeited:
+        return None
+    return {
+        "commands": played,
+        "in_a_row": seat.timeouts_in_a_row,
+        "limit": game.max_timeouts,
+        "forfeited": forfeited,
+    }
+
+
+def _events_since(
+    game: Game, seats: list[Seat], seat: Seat, user: Any, last: int | None, including_it: bool
 ) -> tuple[list[str], int]:
-    last = Move.objects.filter(game=game, seat=seat).aggregate(s=Max("seq"))["s"]
+    """The sentences of the moves after the player's last own move (from it, at the end); a
+    forfeit is said as one (the log's sentence only says "resigned")."""
     since = -1 if last is None else last - 1 if including_it else last
     moves = selectors.moves_since(game=game, since=since, user=user)
-    sentences = [sentence for m in moves for sentence in m["described"]]
+    by_order = {s.order: s for s in seats}
+    sentences = []
+    for m in moves:
+        for event, sentence in zip(m["events"], m["described"], strict=False):
+            if isinstance(event, dict) and event.get("reason") == "timeouts":
+                forfeiter = by_order.get(event["seat"]) if "seat" in event else None
+                sentence = _forfeit_sentence(game, forfeiter, seat)
+            sentences.append(sentence)
     shown = sentences[-EVENTS_SHOWN:]
     return shown, len(sentences) - len(shown)
+
+
+def _forfeit_sentence(game: Game, forfeiter: Seat | None, reader: Seat) -> str:
+    """Like the log's other sentences (the engines'), in English."""
+    n = game.max_timeouts
+    missed = "the deadline" if n == 1 else f"{n} deadlines in a row"
+    if forfeiter is not None and forfeiter.pk == reader.pk:
+        return f"You missed {missed} and forfeited: a bot plays your seat on."
+    name = forfeiter.name if forfeiter is not None else "A player"
+    return f"{name} missed {missed} and forfeited: a bot plays the seat on."
 
 
 def _placings(game: Game, seats: list[Seat], seat: Seat) -> list[dict[str, Any]]:

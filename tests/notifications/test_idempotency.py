@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -41,9 +42,33 @@ def test_a_failed_send_is_recorded_and_sent_once_by_the_retry(make_game, ada, bo
     assert (sent.status, sent.attempts, sent.error) == (Notification.Status.SENT, 2, "")
 
 
-def test_the_task_retries_failures_with_backoff():
-    assert services.DeliveryFailed in notify_moves.autoretry_for
-    assert notify_moves.retry_backoff and notify_moves.max_retries
+@pytest.mark.django_db
+def test_the_task_retries_a_failed_send_and_the_retry_sends_one_email(
+    make_game, ada, bob, smtp, monkeypatch
+):
+    """SMTP refuses the first connection; Celery's retry (run at once when eager) sends the
+    email: one email, one row, two attempts."""
+    from django.core.mail.backends.smtp import EmailBackend
+
+    game = make_game(ada, bob)
+    opened: list[int] = []
+    init = EmailBackend.__init__
+
+    def first_to_a_closed_port(self: EmailBackend, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        opened.append(self.port)
+        if len(opened) == 1:
+            self.port = 9  # nothing listens there: the connection is refused
+
+    monkeypatch.setattr(EmailBackend, "__init__", first_to_a_closed_port)
+
+    assert notify_moves.apply(args=[game.pk, [0]]).get() == 1
+
+    assert len(opened) == 2  # the failed attempt, then the retry
+    assert len(smtp.wait_for(1)) == 1
+    assert len(smtp.wait_for(2, timeout=0.5)) == 1
+    sent = Notification.objects.get()
+    assert (sent.status, sent.attempts, sent.error) == (Notification.Status.SENT, 2, "")
 
 
 @pytest.mark.postgres

@@ -112,6 +112,24 @@ def test_a_reply_to_an_older_email_applies_if_it_is_legal_now(make_game, ada, bo
     assert Move.objects.filter(game=game, source="email", seat=seat).count() == 1
 
 
+def test_a_played_answer_carries_the_board_when_the_turn_goes_on(make_game, ada, bob, smtp):
+    """Lords of Vegas: after a `build` by email the player still acts in the same turn and
+    gets no new 'your turn' email, so the answer shows the board and their commands."""
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    turn = _turn_email(game, smtp)
+    build = next(c for c in commands_offered(turn) if c.startswith("build "))
+
+    assert deliver(reply_to(turn, build)).startswith("played:")
+
+    [answer] = [m for m in smtp.wait_for(2) if "Played" in m["Subject"]]
+    text = text_part(answer)
+    assert "It is still your turn: the board and your commands follow." in text
+    assert "Reply by " in text
+    assert "Your commands:\n" in text and "  end\n" in text
+    assert "To play on, reply to this email" in text
+    assert notify_moves(game.pk, [game.version]) == 0  # no new 'your turn'
+
+
 def _headers(raw: bytes) -> list[tuple[str, str]]:
     import email
     import email.policy

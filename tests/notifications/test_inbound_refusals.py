@@ -179,3 +179,56 @@ def test_auto_submitted_no_is_a_person(turn, smtp):
     command = commands_offered(message)[0]
     raw = reply_to(message, command, headers={"Auto-Submitted": "no"})
     assert deliver(raw).startswith("played:")
+
+
+def test_a_refused_message_whose_answer_failed_is_not_judged_again_on_redelivery(
+    turn, smtp, settings
+):
+    """Bob replies `place N` out of turn; the refusal cannot be sent, so the MTA delivers
+    the message again later, when N is in Bob's roll: the first verdict stands (the same
+    refusal is sent), the move is never applied."""
+    from games.engines.registry import get_engine
+    from notifications import inbound
+
+    game, message = turn
+    engine = get_engine(game.game_type)
+    first = Seat.objects.get(game=game, user__email=message["To"])
+    bob = Seat.objects.select_related("user").exclude(pk=first.pk).get(game=game)
+    assert bob.user is not None and game.state is not None
+    # Bob's next roll (the dice are derived from the seed and the log position): what the
+    # first player's move will give him.
+    after, _ = engine.apply(
+        game.state, first.order, engine.legal_commands(game.state, first.order)[0]
+    )
+    number = after["roll"]["own"][0] if after["roll"]["own"] else after["roll"]["white"][0]
+    raw = reply_to(
+        message,
+        f"place {number}",
+        sender=bob.user.email,
+        to=reply_address(game.pk, bob.pk),
+    )
+    port = settings.EMAIL_PORT
+    settings.EMAIL_PORT = 9  # nothing listens there: the refusal cannot be sent
+    with pytest.raises(inbound.AnswerNotSent):
+        inbound.receive(raw)
+    settings.EMAIL_PORT = port
+    note = Notification.objects.get(kind=Notification.Kind.ANSWER)
+    assert note.status == Notification.Status.FAILED
+    assert note.verdict is not None and note.verdict["status"] == "refused"
+
+    play(game, 1)  # the game moves on: now it is Bob's turn, and he rolled that number
+    version = game.version
+    assert Seat.objects.get(pk=bob.pk).to_act
+    assert f"place {number}" in [
+        engine.format(c) for c in engine.legal_commands(game.state, bob.order)
+    ]
+
+    again = inbound.receive(raw)  # the MTA's redelivery
+
+    assert (again.status, again.answered) == ("refused", True)
+    _nothing_written_since(game, version)
+    assert not Move.objects.filter(game=game, source="email").exists()
+    text = _answer(smtp, 2)
+    assert re.search(r"it is \w+'s turn \(\w+\), not yours", text), text
+    assert f"Your commands, as received:\n    place {number}\n" in text
+    assert inbound.receive(raw).status == "duplicate"

@@ -73,3 +73,26 @@ def test_not_to_bots(make_game, ada):
     sent = services.send_reminders()
     assert all(m.to == [ada.email] for m in mail.outbox)
     assert sent == len(mail.outbox) <= 1
+
+
+def test_a_deadline_pushed_back_without_a_new_version_gets_its_own_reminder(
+    make_game, ada, bob, settings, smtp
+):
+    """The timeout sweep moves the deadline of a player on vacation without a new version:
+    near the new deadline the player is reminded again, not timed out without warning."""
+    settings.NOTIFICATIONS_REMIND_BEFORE_HOURS = 12
+    game = make_game(ada, bob)
+    user = _waiting(game)
+    now = timezone.now()
+    _due_in(game, timedelta(hours=11))
+    assert services.send_reminders(now=now) == 1
+    version = Game.objects.get(pk=game.pk).version
+    later = now + timedelta(days=5)
+    Game.objects.filter(pk=game.pk).update(deadline=later)  # as the sweep does
+    assert Game.objects.get(pk=game.pk).version == version
+    assert services.send_reminders(now=now) == 0  # far from the new deadline
+    assert services.send_reminders(now=later - timedelta(hours=1)) == 1
+    assert services.send_reminders(now=later - timedelta(minutes=30)) == 0  # once
+    messages = smtp.wait_for(2)
+    assert [m["To"] for m in messages] == [user.email, user.email]
+    assert all("Reminder: your turn" in m["Subject"] for m in messages)

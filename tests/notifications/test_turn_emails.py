@@ -184,3 +184,118 @@ def test_no_email_of_a_whole_game_gives_hidden_information_away(
     leaks += [leak for m in smtp.messages for leak in _leaks(whole(m), final)]
     assert seen > 10
     assert not leaks
+
+
+def _turns_to(messages, address: str) -> list:
+    return [m for m in messages if m.to == [address] and "Your turn" in m.subject]
+
+
+def test_lords_of_vegas_no_new_your_turn_after_the_players_own_commands(
+    make_game, ada, bob, django_capture_on_commit_callbacks
+):
+    """The active player builds (web or API) and still has to act: the same turn, no new
+    'your turn' email (nor a new "Reply by"); after `end`, the next player gets one."""
+    from django.core import mail
+
+    from games import services
+    from games.engines.registry import get_engine
+
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    engine = get_engine(game.game_type)
+    assert notify_moves(game.pk, [0]) == 1
+    active = _waiting_user(game)
+    other = game.seats.select_related("user").exclude(pk=active.pk).get()
+    legal = [engine.format(c) for c in engine.legal_commands(game.state, active.order)]
+    build = next(c for c in legal if c.startswith("build "))
+
+    with django_capture_on_commit_callbacks(execute=True):  # the hook runs, task eager
+        services.submit_command(game=game.pk, user=active.user, text=build, source="web")
+    game.refresh_from_db()
+    assert active.order in engine.to_act(game.state)  # still acting, in the same turn
+    assert len(_turns_to(mail.outbox, active.user.email)) == 1
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_command(game=game.pk, user=active.user, text="end", source="api")
+    game.refresh_from_db()
+    assert engine.to_act(game.state) == [other.order]
+    assert len(_turns_to(mail.outbox, active.user.email)) == 1
+    assert len(_turns_to(mail.outbox, other.user.email)) == 1
+
+
+def test_a_failed_your_turn_is_sent_when_the_game_moves_on_while_the_seat_waits(
+    make_game, ada, bob, settings, smtp
+):
+    from games.models import Move
+    from notifications import services
+
+    game = make_game(ada, bob)
+    seat = _waiting_user(game)
+    port = settings.EMAIL_PORT
+    settings.EMAIL_PORT = 9  # nothing listens there: the email fails
+    with pytest.raises(services.DeliveryFailed):
+        services.notify_game(game_id=game.pk)
+    assert Notification.objects.get().status == Notification.Status.FAILED
+    settings.EMAIL_PORT = port
+    # The game moves on while the seat still waits (as when another player acts on a
+    # decision of their own): the failed email told nobody, so the seat is told now.
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    Move.objects.create(game=game, seq=game.version + 1, seat=None, text="", source="system")
+    assert notify_moves(game.pk, [game.version + 1]) == 1
+    [message] = smtp.wait_for(1)
+    assert message["To"] == seat.user.email
+    assert "Your turn" in message["Subject"]
+
+
+def _time_out(game: Game) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.timeouts import apply_timeout
+
+    now = timezone.now()
+    Game.objects.filter(pk=game.pk).update(deadline=now - timedelta(minutes=1))
+    assert apply_timeout(game=game.pk, now=now).applied
+    game.refresh_from_db()
+
+
+def test_after_a_timeout_the_next_your_turn_says_what_the_server_played(make_game, ada, bob, smtp):
+    from games.models import Move
+
+    game = make_game(ada, bob)
+    assert notify_moves(game.pk, [0]) == 1
+    late = _waiting_user(game)
+    _time_out(game)
+    played = Move.objects.get(game=game, seat=late, source="system")
+    play(game, 1)  # the other player moves: the late player's turn again
+    assert Seat.objects.get(pk=late.pk).to_act
+    assert notify_moves(game.pk, [game.version]) == 1
+    mine = [m for m in smtp.wait_for(2) if m["To"] == late.user.email]
+    assert len(mine) == 2
+    text = text_part(mine[-1])
+    limit = game.max_timeouts
+    assert (
+        f"You missed the deadline: the server played `{played.text}` for you "
+        f"(1 of {limit} in a row before a forfeit)." in text
+    ), text
+    assert "So far:" in text  # the player never moved: everything from the start
+    assert "You missed the deadline" in html_part(mine[-1])
+
+
+def test_a_forfeit_is_announced_to_the_player_and_to_the_others(make_game, ada, bob, cy, smtp):
+    game = make_game(ada, bob, cy)
+    Game.objects.filter(pk=game.pk).update(max_timeouts=1)
+    late = _waiting_user(game)
+    _time_out(game)
+    assert Seat.objects.get(pk=late.pk).resigned
+    notify_moves(game.pk, [game.version])
+    by_to = {m["To"]: m for m in smtp.wait_for(2)}
+    forfeit = by_to[late.user.email]
+    assert "You forfeited" in forfeit["Subject"]
+    text = text_part(forfeit)
+    assert "You missed the deadline: the server played `place" in text
+    assert "you forfeited, and a bot plays your seat to the end" in text
+    [waiting] = Seat.objects.select_related("user").filter(game=game, to_act=True)
+    assert waiting.user is not None and waiting.pk != late.pk
+    told = text_part(by_to[waiting.user.email])
+    assert f"{late.name} missed the deadline and forfeited: a bot plays the seat on." in told

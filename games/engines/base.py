@@ -22,7 +22,7 @@ Conventions shared by every engine:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -123,6 +123,12 @@ class GameEngine(Protocol):
 
     def default_command(self, state: State, seat: int) -> Command:
         """What the timeout policy submits for a seat that missed its deadline."""
+
+    def turn_marker(self, state: State) -> Hashable:
+        """A value that changes whenever a turn ends (a turn count, the active seat...): the
+        timeout policy plays default commands for a late seat only while the marker stays
+        the same, so one missed deadline plays at most the rest of one turn, even when the
+        next turn is the same seat's again."""
 
     def trade_parties(self, state: State, seat: int, command: Command) -> frozenset[int] | None:
         """``None`` for an ordinary command; for a trade, every seat that must agree.

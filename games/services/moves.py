@@ -402,6 +402,10 @@ def save_game(
     fields a move changes are written, and the seats' waiting flags only where they change
     (nothing else writes them without the lock)."""
     now = timezone.now()
+    if moved and game.state is not None:  # the deadline is replaced: a vacation wait ends
+        from games.services.timeouts import end_vacation_wait  # (timeouts imports this module)
+
+        end_vacation_wait(game, engine.to_act(game.state), now, seats_read)
     game.state = state
     outcome = engine.outcome(state)
     if outcome is not None and game.status == Game.Status.ACTIVE:

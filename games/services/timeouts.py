@@ -5,10 +5,12 @@ passed (the ``(status, deadline)`` index) and calls :func:`apply_timeout` for ea
 own transaction: the game row is locked as by every other writer and the deadline checked
 again under the lock, so a second sweep, or a player's move that got the lock first, makes
 it a no-op. For each late seat the engine's ``default_command`` is played (source
-``system``, through the one write path, so notifications see it like any Move) and the
-miss is counted; after ``max_timeouts`` misses in a row the player forfeits (the
-resignation path: ranked last, a bot plays on). A seat whose player is away is not timed
-out: the deadline waits for them, within the game's ``vacation_days``.
+``system``, through the one write path, so notifications see it like any Move) for the
+rest of that seat's turn only (the engine's ``turn_marker``) and the miss is counted;
+after ``max_timeouts`` misses in a row the player forfeits (the resignation path: ranked
+last, a bot plays on). A seat whose player is away is not timed
+out: the deadline waits for them, within the game's ``vacation_days``; the wait is charged
+when granted and the part not waited is given back if a move ends it early.
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ def _apply(game: Game, now: datetime) -> TimeoutResult:
         seat.timeouts += 1
         seat.timeouts_in_a_row += 1
         seat.save(update_fields=["timeouts", "timeouts_in_a_row"])
+    game.deadline = None  # spent: the moves below set no vacation wait to end
     moves: list[Move] = []
     if entries or any(s.is_bot and s.order in waiting for s in seats):
         moves = commit_commands(game, engine, state, entries, seats=seats)
@@ -143,12 +146,16 @@ def _apply(game: Game, now: datetime) -> TimeoutResult:
 
 def _play_for(engine: GameEngine, state: State, seat: Seat) -> tuple[State, list[Entry]]:
     """The engine's default commands for ``seat`` until the game no longer waits on it
-    (a pending decision answered, then the turn ended): one missed deadline, one turn."""
+    (a pending decision answered, then the turn ended) or the turn is over (the engine's
+    ``turn_marker`` changed: in Vegas the next turn may be the same seat's again): one
+    missed deadline, one turn."""
     entries: list[Entry] = []
+    marker = engine.turn_marker(state)
     while (
         len(entries) < COMMANDS_PER_MISS
         and engine.outcome(state) is None
         and seat.order in engine.to_act(state)
+        and engine.turn_marker(state) == marker
     ):
         try:
             command = engine.default_command(state, seat.order)
@@ -181,15 +188,44 @@ def _next_deadline(
     away: dict[int, datetime],
     now: datetime,
 ) -> datetime:
-    """A turn's time from ``now``; or, while the game still waits on a player who is away,
-    a turn's time from their return (the wait is charged to their vacation in this game)."""
+    """A turn's time from ``now``; or, while the game still waits on players who are away,
+    a turn's time from the first return. Each of them is charged that wait (from ``now`` to
+    that return) to their vacation in this game; :func:`end_vacation_wait` gives back the
+    part the game did not wait."""
     turn = timedelta(hours=game.turn_hours)
-    deadline = now + turn
-    for seat in seats:
-        back = away.get(seat.order)
-        if back is None or seat.order not in waiting or seat.resigned:
-            continue
-        seat.vacation_used += back - now
+    waited_for = [s for s in seats if s.order in away and s.order in waiting and not s.resigned]
+    if not waited_for:
+        return now + turn
+    until = min(away[s.order] for s in waited_for)
+    for seat in waited_for:
+        seat.vacation_used += until - now
         seat.save(update_fields=["vacation_used"])
-        deadline = max(deadline, back + turn)
-    return deadline
+    return until + turn
+
+
+def end_vacation_wait(
+    game: Game,
+    waiting: Sequence[int],
+    now: datetime,
+    seats: Sequence[Seat] | None = None,
+) -> None:
+    """A move at ``now`` replaces the deadline: if it was a vacation wait that had not run
+    out (only :func:`_next_deadline` sets a deadline more than a turn ahead, to the return
+    plus a turn), give back to the away seats the time the game no longer waits for them.
+    ``waiting``: the seats the game waited on before the move (the away seats it was
+    charged for: the sweep left the game waiting on nobody else). So a seat pays only for
+    the time the game actually waited."""
+    if game.deadline is None:
+        return
+    unused = game.deadline - timedelta(hours=game.turn_hours) - now
+    if unused <= timedelta(0):
+        return
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game, order__in=waiting))
+    for seat in seats:
+        if seat.order not in waiting or seat.user_id is None or seat.is_bot or seat.resigned:
+            continue
+        refund = min(unused, seat.vacation_used)
+        if refund > timedelta(0):
+            seat.vacation_used -= refund
+            seat.save(update_fields=["vacation_used"])

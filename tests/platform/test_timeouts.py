@@ -125,11 +125,22 @@ def test_a_finished_game_has_nothing_to_time_out(make_game, ada, bob):
     assert not Seat.objects.filter(timeouts__gt=0).exists()
 
 
-def test_a_cancelled_game_has_nothing_to_time_out(make_game, ada):
-    game = make_game(ada, start=False)
-    services.leave_game(game=game, user=ada)
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(days=1))
-    assert services.apply_timeout(game=game.pk).applied is False
+def test_a_finished_game_is_not_timed_out_even_with_a_deadline_left_behind(make_game, ada, bob):
+    # Finished, with a state and a past deadline: only the status check stops the timeout.
+    game = make_game(ada, bob)
+    services.resign(game=game, user=bob)
+    past = timezone.now() - timedelta(days=1)
+    Game.objects.filter(pk=game.pk).update(deadline=past)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.state is not None
+    version = game.version
+
+    result = services.apply_timeout(game=game.pk)
+
+    assert (result.applied, result.missed, result.moves) == (False, [], [])
+    game.refresh_from_db()
+    assert (game.version, game.status, game.deadline) == (version, Game.Status.FINISHED, past)
+    assert not Seat.objects.filter(game=game, timeouts__gt=0).exists()
 
 
 TWO_DECIDE = """
@@ -184,3 +195,49 @@ def test_sweeping_twice_applies_the_timeout_once(make_game, ada, bob):
     assert services.apply_timeout(game=game.pk, now=now).applied is False
     assert Game.objects.get(pk=game.pk).version == version
     assert sum(game.seats.values_list("timeouts", flat=True)) == 1
+
+
+def _until_only_one_has_dice(game: Game, ada: Any, bob: Any) -> tuple[Seat, Seat]:
+    """Play the seeded Vegas game on (Bob places his biggest group, Ada one die at a time)
+    until Bob has no dice left and Ada, to act, rolled more than one number."""
+    engine = get_engine(game.game_type)
+    first, other = game.seats.get(user=ada), game.seats.get(user=bob)
+    while True:
+        game.refresh_from_db()
+        state = game.state
+        assert state is not None and state["round"] == 1, "the position was not reached"
+        seat = seat_to_act(game)
+        only_ada = seat == first and state["dice"][other.order] == 0
+        if only_ada and len(engine.legal_commands(state, first.order)) > 1:
+            return first, other
+        roll = state["roll"]["own"] + state["roll"]["white"]
+        numbers = sorted(set(roll), key=lambda n: (roll.count(n), n))
+        text = f"place {numbers[0] if seat == first else numbers[-1]}"
+        services.submit_command(game=game, user=seat.user, text=text)
+
+
+def test_one_missed_deadline_plays_one_turn_even_when_the_next_is_the_same_seats(
+    make_game, ada, bob
+):
+    # Vegas: once the others have no dice left, the turn comes back to the same seat.
+    game = make_game(ada, bob)
+    late, other = _until_only_one_has_dice(game, ada, bob)
+    engine = get_engine(game.game_type)
+    assert game.state is not None
+    dice_before = game.state["dice"][late.order]
+    version, now = game.version, _past_deadline(game)
+
+    result = services.apply_timeout(game=game, now=now)
+
+    played = Move.objects.filter(game=game, seq__gt=version)
+    assert [(m.seat, m.source, m.text[:6]) for m in played] == [(late, "system", "place ")]
+    assert result.missed == [late.order] and result.moves == list(played)
+    late.refresh_from_db()
+    assert (late.timeouts, late.timeouts_in_a_row) == (1, 1)
+    assert game.state is not None and game.state["round"] == 1
+    assert 0 < game.state["dice"][late.order] < dice_before
+    assert engine.to_act(game.state) == [late.order]  # their next turn, with a new deadline
+    assert game.deadline == result.deadline == now + timedelta(hours=game.turn_hours)
+    other.refresh_from_db()
+    assert other.timeouts == 0
+    assert services.verify_game(game=game).ok

@@ -7,7 +7,7 @@ named for them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from games.engines.base import (
@@ -141,6 +141,11 @@ class LordsOfVegas:
         if decision is not None:
             return automatic_answer(state, decision)
         return End()
+
+    def turn_marker(self, state: State) -> Hashable:
+        """The active seat: a turn ends only by passing it to the left (``end``), and there
+        are always at least two seats. Decisions answered within a turn keep it."""
+        return int(state["turn"])
 
     def trade_parties(self, state: State, seat: int, command: BaseCommand) -> frozenset[int] | None:
         return parties(state, seat, command) if isinstance(command, Trade) else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from games.engines.base import (
@@ -73,6 +73,12 @@ class VegasEngine:
         everything = roll["own"] + roll["white"]
         best = max(rules.rolled_numbers(state), key=lambda n: (everything.count(n), n))
         return commands.Place(best)
+
+    def turn_marker(self, state: State) -> Hashable:
+        """Every command of Vegas is a whole turn (one ``place``): the count of commands
+        applied. (The active seat would not do: once the others are out of dice, the turn
+        comes back to the same seat.)"""
+        return int(state["n"])
 
     def trade_parties(self, state: State, seat: int, command: Command) -> frozenset[int] | None:
         return None

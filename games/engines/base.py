@@ -94,6 +94,9 @@ class GameEngine(Protocol):
     name: str  # "Lords of Vegas"
     min_players: int
     max_players: int
+    editions: tuple[str, tuple[tuple[str, str], ...]]
+    """The option that picks the edition or variant, and its values with a label each
+    (the first is the default): what a lobby offers when a game is created."""
 
     # -- setting up ---------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any], players: int) -> JSON:

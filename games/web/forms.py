@@ -9,14 +9,17 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engines.registry import slugs
-from games.web.present import EDITION_KEY, game_name
+from games.engines.registry import get_engine, slugs
+from games.web.present import game_name
 
-EDITIONS = [
-    ("", _("default")),
-    (_("Lords of Vegas"), [("2024", _("2024 edition")), ("classic", _("classic edition"))]),
-    (_("Vegas"), [("standard", _("standard")), ("neutral", _("with neutral dice"))]),
-]
+
+def edition_choices() -> list[Any]:
+    """The editions each engine declares, grouped by game ("" keeps the game's default)."""
+    groups: list[Any] = [("", _("default"))]
+    for slug in slugs():
+        _key, values = get_engine(slug).editions
+        groups.append((game_name(slug), [(f"{slug}:{value}", label) for value, label in values]))
+    return groups
 
 
 def new_key() -> str:
@@ -62,7 +65,7 @@ class MoveForm(forms.Form):
 class CreateGameForm(forms.Form):
     game_type = forms.ChoiceField(label=_("Game"), choices=())
     seats = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, initial=4)
-    edition = forms.ChoiceField(label=_("Edition"), choices=EDITIONS, required=False)
+    edition = forms.ChoiceField(label=_("Edition"), choices=(), required=False)
     turn_hours = forms.IntegerField(
         label=_("Hours per turn"),
         min_value=1,
@@ -95,6 +98,21 @@ class CreateGameForm(forms.Form):
         field = self.fields["game_type"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [(slug, game_name(slug)) for slug in slugs()]
+        edition = self.fields["edition"]
+        assert isinstance(edition, forms.ChoiceField)
+        edition.choices = edition_choices()
+
+    def clean(self) -> dict[str, Any]:
+        """An edition is picked under its game: it must be one of the chosen game's."""
+        data = super().clean() or {}
+        picked, game_type = data.get("edition") or "", data.get("game_type")
+        if picked and game_type and not picked.startswith(f"{game_type}:"):
+            self.add_error(
+                "edition",
+                _("%(edition)s is not an edition of %(game)s")
+                % {"edition": picked.split(":", 1)[1], "game": game_name(game_type)},
+            )
+        return data
 
     def service_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``services.create_game`` (but the creator). The edition
@@ -102,7 +120,8 @@ class CreateGameForm(forms.Form):
         data = self.cleaned_data
         options = {}
         if data["edition"]:
-            options[EDITION_KEY.get(data["game_type"], "edition")] = data["edition"]
+            key, _values = get_engine(data["game_type"]).editions
+            options[key] = data["edition"].split(":", 1)[1]
         return {
             "game_type": data["game_type"],
             "options": options,

@@ -13,9 +13,6 @@ from games.engines.lords_of_vegas import describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.registry import get_engine
 
-EDITION_KEY = {"lords-of-vegas": "edition", "vegas": "variant"}
-"""The option each game calls its edition (shown on the page, chosen in the lobby)."""
-
 BUTTONS_OPEN = 12
 """A group of legal commands up to this size is shown open; bigger ones start folded."""
 
@@ -41,8 +38,12 @@ def game_name(game_type: str) -> str:
 
 
 def edition(game_type: str, options: dict[str, Any] | None) -> str:
-    """ "2024", "classic", "neutral"... or "" for the default."""
-    return str((options or {}).get(EDITION_KEY.get(game_type, "edition"), ""))
+    """ "2024", "classic", "neutral"... (the engine names its edition option), or ""."""
+    try:
+        key = get_engine(game_type).editions[0]
+    except LookupError:
+        return ""
+    return str((options or {}).get(key, ""))
 
 
 def title(game: dict[str, Any]) -> str:

@@ -55,7 +55,7 @@ def test_it_creates_a_game(client: Any, ada: Any) -> None:
         {
             "game_type": "lords-of-vegas",
             "seats": 3,
-            "edition": "classic",
+            "edition": "lords-of-vegas:classic",
             "turn_hours": 48,
             "max_timeouts": 0,
             "vacation_days": 7,
@@ -73,7 +73,12 @@ def test_it_shows_what_the_service_refuses_on_creation(client: Any, ada: Any) ->
     client.force_login(ada)
     response = client.post(
         "/games/new/",
-        {"game_type": "lords-of-vegas", "seats": 6, "edition": "classic", "turn_hours": 48},
+        {
+            "game_type": "lords-of-vegas",
+            "seats": 6,
+            "edition": "lords-of-vegas:classic",
+            "turn_hours": 48,
+        },
     )
     assert response.status_code == 400
     assert "the classic edition is for 2 to 4 players, not 6" in page_text(
@@ -120,3 +125,20 @@ def test_it_shows_why_a_join_is_refused(
     response = client.post(f"/games/{game.pk}/join/", follow=True)
     assert "is full (2 of 2 seats taken)" in page_text(response.content.decode())
     assert not Seat.objects.filter(game=game, user=cy).exists()
+
+
+def test_it_refuses_an_edition_of_another_game(client: Any, ada: Any) -> None:
+    client.force_login(ada)
+    response = client.post(
+        "/games/new/",
+        {"game_type": "vegas", "seats": 3, "edition": "lords-of-vegas:classic", "turn_hours": 48},
+    )
+    assert response.status_code == 400
+    assert "classic is not an edition of Vegas" in page_text(response.content.decode())
+    assert not Game.objects.exists()
+
+
+def test_the_editions_offered_are_the_engines_own(client: Any, ada: Any) -> None:
+    client.force_login(ada)
+    html = client.get("/games/").content.decode()
+    assert 'value="vegas:neutral"' in html and 'value="lords-of-vegas:2024"' in html

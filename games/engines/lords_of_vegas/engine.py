@@ -59,6 +59,13 @@ class LordsOfVegas:
     name = "Lords of Vegas"
     min_players = 2
     max_players = 6
+    editions: tuple[str, tuple[tuple[str, str], ...]] = (
+        "edition",
+        (
+            ("2024", "2024 edition (2 to 6 players)"),
+            ("classic", "classic edition (2 to 4 players)"),
+        ),
+    )
     bots = bots.BOTS
 
     # -- setting up -------------------------------------------------------------------------

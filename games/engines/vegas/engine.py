@@ -27,6 +27,13 @@ class VegasEngine:
     name = "Vegas"
     min_players = 2
     max_players = 5
+    editions: tuple[str, tuple[tuple[str, str], ...]] = (
+        "variant",
+        (
+            ("standard", "standard (2 to 5 players)"),
+            ("neutral", "with neutral dice (2 to 4 players)"),
+        ),
+    )
     bots: Mapping[str, Bot] = {"random": bots.random_bot, "greedy": bots.greedy_bot}
 
     # -- setting up -------------------------------------------------------------------------

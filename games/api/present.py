@@ -28,6 +28,10 @@ def game_type(slug: str) -> dict[str, Any]:
         "min_players": engine.min_players,
         "max_players": engine.max_players,
         "default_options": defaults,
+        "editions": {
+            "option": engine.editions[0],
+            "values": [{"value": v, "name": name} for v, name in engine.editions[1]],
+        },
         "bots": list(engine.bots),
     }
 

@@ -253,12 +253,23 @@ def expected_version(headers: Any, body_version: int | None) -> int | None:
 # -- output (documentation of the dicts the views answer) ----------------------------------
 
 
+class EditionSerializer(serializers.Serializer[Any]):
+    value = serializers.CharField()
+    name = serializers.CharField(help_text="How to call it in a menu.")
+
+
+class EditionsSerializer(serializers.Serializer[Any]):
+    option = serializers.CharField(help_text='The option that picks it: {"edition": "classic"}.')
+    values = EditionSerializer(many=True, help_text="The first is the default.")
+
+
 class GameTypeSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     default_options = serializers.DictField()
+    editions = EditionsSerializer()
     bots = serializers.ListField(child=serializers.CharField())
 
 

@@ -18,6 +18,9 @@ def test_it_lists_the_game_types_without_signing_in(anonymous: APIClient) -> Non
     assert (types["vegas"]["min_players"], types["vegas"]["max_players"]) == (2, 5)
     assert types["vegas"]["default_options"] == {"variant": "standard"}
     assert "greedy" in types["vegas"]["bots"]
+    editions = types["lords-of-vegas"]["editions"]
+    assert editions["option"] == "edition"
+    assert [e["value"] for e in editions["values"]] == ["2024", "classic"]
 
 
 def test_it_creates_a_game_with_the_creator_seated(alice: Player) -> None:

@@ -9,13 +9,12 @@ browser session, or by another token; every other endpoint takes ``Authorization
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
-from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
-from django.utils import timezone
+from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from knox.views import LoginView
@@ -25,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import MAX_AWAY_DAYS, User
+from accounts.rules import check_away_until, time_zones
 from games.api.base import AUTHENTICATION, TOKEN_CREATION
 from games.api.schema import errors
 from games.api.throttling import AnonRateThrottle, UserRateThrottle
@@ -57,37 +57,18 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
         read_only_fields = ("id", "email", "name")
 
     def validate_away_until(self, value: datetime | None) -> datetime | None:
-        if value is None:
-            return None
-        now = timezone.now()
-        if value <= now:
-            raise serializers.ValidationError(
-                f"{value.isoformat()} is in the past: give a time to come back in the future, "
-                "or null to end your vacation."
-            )
-        if value > now + timedelta(days=MAX_AWAY_DAYS):
-            raise serializers.ValidationError(
-                f"{value.isoformat()} is more than {MAX_AWAY_DAYS} days ahead: set a vacation "
-                f"of at most {MAX_AWAY_DAYS} days (you may extend it later)."
-            )
+        try:
+            check_away_until(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
         return value
 
     def validate_time_zone(self, value: str) -> str:
-        if value not in _time_zones():
+        if value not in time_zones():
             raise serializers.ValidationError(
                 f"{value!r} is not a time zone; use an IANA name such as 'Europe/Paris'."
             )
         return value
-
-
-def _time_zones() -> set[str]:
-    global _ZONES
-    if _ZONES is None:
-        _ZONES = available_timezones() | {"UTC"}
-    return _ZONES
-
-
-_ZONES: set[str] | None = None
 
 
 class TokenSerializer(serializers.Serializer[AuthToken]):

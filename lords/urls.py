@@ -16,6 +16,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("anymail/", include("anymail.urls")),  # the inbound email webhook (notifications)
     path("games/", include("games.web.urls")),
+    path("profile/", include("accounts.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

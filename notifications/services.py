@@ -63,6 +63,14 @@ def wants(user: Any, kind: str) -> bool:
     return pref.reminders if kind == Kind.REMINDER else pref.turn_emails
 
 
+def set_preferences(*, user: Any, turn_emails: bool, reminders: bool) -> EmailPreference:
+    """Save the user's choices about game email (the settings page)."""
+    pref, _created = EmailPreference.objects.update_or_create(
+        user=user, defaults={"turn_emails": turn_emails, "reminders": reminders}
+    )
+    return pref
+
+
 def unsubscribe(*, user_id: int) -> bool:
     """Turn every game email off for ``user_id`` (the one-click link); False: no such user."""
     from accounts.models import User

@@ -1,0 +1,202 @@
+"""The settings page (/profile/): display name, language, time zone, vacation and the email
+switches of the signed-in player; the vacation rule is the API's, message and all."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from accounts.models import MAX_AWAY_DAYS, User
+from notifications import services as notifications
+from notifications.tasks import notify_moves
+from tests.web.helpers import actor, page_text
+
+pytestmark = pytest.mark.django_db
+
+
+def form_data(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "display_name": "Ada L.",
+        "language": "en",
+        "time_zone": "UTC",
+        "away_until": "",
+        "turn_emails": "on",
+        "reminders": "on",
+    }
+    data.update(changes)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def local(moment: Any, zone: str = "UTC") -> str:
+    """A moment as the datetime-local field takes it."""
+    return str(moment.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%dT%H:%M"))
+
+
+def saved(user: User) -> tuple[Any, ...]:
+    user.refresh_from_db()
+    pref = notifications.preference(user)
+    return (
+        user.display_name,
+        user.language,
+        user.time_zone,
+        user.away_until,
+        pref.turn_emails,
+        pref.reminders,
+    )
+
+
+def test_it_needs_a_sign_in(client: Any) -> None:
+    for response in (client.get("/profile/"), client.post("/profile/", form_data())):
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+
+
+def test_the_navigation_links_to_it_for_signed_in_players(client: Any, ada: User) -> None:
+    client.force_login(ada)
+    assert 'href="/profile/"' in client.get("/games/").content.decode()
+    client.logout()
+    assert 'href="/profile/"' not in client.get("/accounts/login/").content.decode()
+
+
+def test_it_shows_the_current_values(client: Any, make_user: Any) -> None:
+    back = timezone.now() + timedelta(days=3)
+    ada = make_user(
+        "ada", display_name="Countess", time_zone="Europe/Rome", language="en", away_until=back
+    )
+    notifications.set_preferences(user=ada, turn_emails=True, reminders=False)
+    client.force_login(ada)
+    response = client.get("/profile/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'value="Countess"' in html
+    assert '<option value="Europe/Rome" selected>' in html
+    assert '<option value="en" selected>' in html
+    assert f'value="{local(back, "Europe/Rome")}"' in html  # in her own time zone
+    assert 'name="turn_emails" id="id_turn_emails" checked' in html
+    assert 'name="reminders" id="id_reminders">' in html  # off: not checked
+    assert "Times are in your time zone (Europe/Rome)." in page_text(html)
+
+
+def test_the_time_zones_are_every_known_zone_sorted(client: Any, ada: User) -> None:
+    client.force_login(ada)
+    html = client.get("/profile/").content.decode()
+    options = html.split('name="time_zone"', 1)[1].split("</select>")[0]
+    values = [part.split('"')[0] for part in options.split('<option value="')[1:]]
+    assert values == sorted(values) and len(values) > 300
+    assert {"Europe/Paris", "America/New_York", "UTC"} <= set(values)
+
+
+def test_saving_changes_every_field(client: Any, ada: User) -> None:
+    client.force_login(ada)
+    back = (timezone.now() + timedelta(days=10)).replace(second=0, microsecond=0)
+    response = client.post(
+        "/profile/",
+        form_data(
+            display_name="Lovelace",
+            language="it",
+            time_zone="America/New_York",
+            away_until=local(back, "UTC"),  # read in the zone in force when sent (UTC)
+            turn_emails=None,  # unchecked boxes are not sent
+            reminders=None,
+        ),
+    )
+    assert response.status_code == 302 and response["Location"] == "/profile/"
+    assert saved(ada) == ("Lovelace", "it", "America/New_York", back, False, False)
+    page = client.get("/profile/")
+    text = page_text(page.content.decode())
+    assert "Le tue impostazioni sono salvate." in text  # the message, in the new language
+    assert f'value="{local(back, "America/New_York")}"' in page.content.decode()
+
+    response = client.post("/profile/", form_data(away_until="", display_name=""))
+    assert response.status_code == 302
+    assert saved(ada) == ("", "en", "UTC", None, True, True)
+
+
+def test_the_vacation_is_read_in_the_players_time_zone(client: Any, make_user: Any) -> None:
+    ada = make_user("ada", time_zone="Asia/Tokyo")
+    client.force_login(ada)
+    back = (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0)
+    data = form_data(time_zone="Asia/Tokyo", away_until=local(back, "Asia/Tokyo"))
+    assert client.post("/profile/", data).status_code == 302
+    ada.refresh_from_db()
+    assert ada.away_until == back
+
+
+@pytest.mark.parametrize(
+    ("ahead", "message"),
+    [
+        (timedelta(hours=-1), "is in the past: give a time to come back in the future"),
+        (
+            timedelta(days=MAX_AWAY_DAYS + 1),
+            f"is more than {MAX_AWAY_DAYS} days ahead: set a vacation of at most "
+            f"{MAX_AWAY_DAYS} days",
+        ),
+    ],
+)
+def test_a_vacation_in_the_past_or_too_far_is_refused_and_nothing_is_saved(
+    client: Any, ada: User, ahead: timedelta, message: str
+) -> None:
+    client.force_login(ada)
+    before = saved(ada)
+    data = form_data(
+        display_name="Changed", away_until=local(timezone.now() + ahead), turn_emails=None
+    )
+    response = client.post("/profile/", data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    field = html.split('id="id_away_until"', 1)[1].split('class="field', 1)[0]
+    assert message in page_text(field)  # next to the field
+    assert 'value="Changed"' in html  # what was typed is kept
+    assert saved(ada) == before
+
+
+def test_the_api_refuses_with_the_same_message(client: Any, ada: User) -> None:
+    client.force_login(ada)
+    when = (timezone.now() - timedelta(hours=1)).isoformat()
+    response = client.patch("/api/v1/me/", {"away_until": when}, content_type="application/json")
+    assert response.status_code == 400
+    assert "is in the past: give a time to come back in the future" in response.content.decode()
+
+
+def test_an_unknown_time_zone_or_language_is_refused(client: Any, ada: User) -> None:
+    client.force_login(ada)
+    before = saved(ada)
+    response = client.post("/profile/", form_data(time_zone="Mars/Olympus", language="xx"))
+    assert response.status_code == 400
+    assert response.content.decode().count('class="error"') >= 2
+    assert saved(ada) == before
+
+
+def test_turning_turn_emails_off_stops_the_your_turn_email(
+    client: Any, ada: User, bob: User, make_game: Any
+) -> None:
+    game = make_game(ada, bob)
+    player = actor(game)
+    client.force_login(player)
+    assert notifications.wants(player, "turn")
+    assert client.post("/profile/", form_data(turn_emails=None)).status_code == 302
+    player.refresh_from_db()
+    assert not notifications.wants(player, "turn")
+    assert notifications.wants(player, "reminder")  # the other switch is untouched
+    mail.outbox.clear()
+    assert notify_moves(game.pk, [0]) == 0
+    assert not [m for m in mail.outbox if player.email in m.to]
+
+
+def test_the_page_is_in_french_for_a_french_player(client: Any, make_user: Any) -> None:
+    ada = make_user("ada", language="fr")
+    client.force_login(ada)
+    response = client.get("/profile/")
+    assert '<html lang="fr">' in response.content.decode()
+    text = page_text(response.content.decode())
+    for words in ("Mes paramètres", "Fuseau horaire", "Absent jusqu'au", "Enregistrer"):
+        assert words in text
+    for words in ("My settings", "Time zone", "Away until", "Save"):
+        assert words not in text
+    response = client.post("/profile/", form_data(language="fr", away_until="2000-01-01T00:00"))
+    assert "est dans le passé" in page_text(response.content.decode())

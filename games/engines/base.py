@@ -95,6 +95,9 @@ class GameEngine(Protocol):
     min_players: int
     max_players: int
     editions: tuple[str, tuple[tuple[str, str], ...]]
+    trades: bool
+    """Whether players may propose trades (commands that ``trade_parties`` names parties of):
+    the doors offer trade forms only for such games."""
     """The option that picks the edition or variant, and its values with a label each
     (the first is the default): what a lobby offers when a game is created."""
 

@@ -62,6 +62,23 @@ class MoveForm(forms.Form):
         return data
 
 
+class TradeForm(forms.Form):
+    """A trade in the notation (``trade green pays black 7, ...``); the service parses it
+    and the engine judges it."""
+
+    trade = forms.CharField(
+        label=_("Your trade"),
+        max_length=2000,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 2, "autocomplete": "off", "spellcheck": "false"}),
+        help_text=_(
+            "Steps separated by commas, for example: "
+            "trade green pays black 7, black gives lot D2 to green"
+        ),
+        error_messages={"required": _("Type a trade in the notation.")},
+    )
+
+
 class CreateGameForm(forms.Form):
     game_type = forms.ChoiceField(label=_("Game"), choices=())
     seats = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, initial=4)

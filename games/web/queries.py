@@ -11,28 +11,51 @@ from django.db.models import QuerySet
 from games import selectors
 from games.models import Game, TradeOffer
 from games.services.games import may_manage
+from games.services.moves import engine_for
 
 RECENT_MOVES = 40
 """How many log entries the board page shows (newest first)."""
 FINISHED_SHOWN = 20
+OFFERS_SHOWN = 10
+
+
+def _offer(offer: TradeOffer, seat: int | None, waiting: set[int]) -> dict[str, Any]:
+    """An offer with the buttons to offer the viewer (the services still decide)."""
+    is_open = offer.status == TradeOffer.Status.OPEN
+    return {
+        "offer": offer,
+        "may_answer": offer.pk in waiting,
+        "may_withdraw": is_open and seat is not None and offer.proposer.order == seat,
+        "accepted": is_open and seat is not None and seat in offer.accepted_by,
+    }
 
 
 def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
     """What the board page shows to ``user``: the game as they may see it, the recent log
-    and the trade offers (read-only on the web for now)."""
+    and the trade offers, each with the answers offered to the viewer."""
     game = selectors.game_by_id(game_id=game_id)
     shown = selectors.game_view(game=game, user=user)  # refuses a private game first
     since = max(-1, game.version - RECENT_MOVES)
-    offers: list[TradeOffer] = []
+    seat = shown["your_seat"]
+    offers: list[dict[str, Any]] = []
     if game.status == Game.Status.ACTIVE:
-        offers = list(selectors.trade_offers(game=game)[:10])
+        waiting = {o.pk for o in selectors.offers_waiting_on(game=game, order=seat)}
+        offers = [
+            _offer(o, seat, waiting) for o in selectors.trade_offers(game=game)[:OFFERS_SHOWN]
+        ]
     is_open = game.status == Game.Status.OPEN
-    seated = shown["your_seat"] is not None
+    seated = seat is not None
+    playing = (
+        game.status == Game.Status.ACTIVE
+        and seated
+        and not any(s["resigned"] for s in shown["seats"] if s["order"] == seat)
+    )
     return {
         "game": shown,
         "moves": selectors.moves_since(game=game, since=since, user=user),
         "older_moves": since >= 0,
         "offers": offers,
+        "may_propose": playing and engine_for(game).trades,
         # Offer only what the services would accept (they still decide).
         "may_start": is_open and seated and may_manage(game, user),
         "may_join": is_open

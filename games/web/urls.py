@@ -12,4 +12,12 @@ urlpatterns = [
     path("<int:game_id>/", views.game, name="game"),
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/start/", views.start, name="start"),
+    path("<int:game_id>/trades/", views.propose_trade, name="propose-trade"),
+    path("<int:game_id>/trades/<int:offer_id>/accept/", views.accept_trade, name="accept-trade"),
+    path("<int:game_id>/trades/<int:offer_id>/decline/", views.decline_trade, name="decline-trade"),
+    path(
+        "<int:game_id>/trades/<int:offer_id>/withdraw/",
+        views.withdraw_trade,
+        name="withdraw-trade",
+    ),
 ]

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from games.web import present, queries
-from games.web.forms import CreateGameForm, MoveForm
+from games.web.forms import CreateGameForm, MoveForm, TradeForm
 
 
 def _render(
@@ -128,16 +128,85 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect(reverse("web:game", kwargs={"game_id": game_id}) + "#board")
 
 
+# -- trade offers (each POST: one service, then the page again) ----------------------------
+
+
+def _trades_url(game_id: int) -> str:
+    return reverse("web:game", kwargs={"game_id": game_id}) + "#trades"
+
+
+@login_required
+@require_POST
+def propose_trade(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = TradeForm(request.POST)
+    if not form.is_valid():
+        errors = [str(e) for errs in form.errors.values() for e in errs]
+        return _board(request, game_id, trade=form, trade_error=" ".join(errors), status=400)
+    try:
+        offer = services.propose_trade(
+            game=game_id, user=request.user, text=form.cleaned_data["trade"], source="web"
+        )
+    except ServiceError as exc:
+        return _board(request, game_id, trade=form, trade_error=exc.message, status=exc.status)
+    messages.success(
+        request,
+        _("Trade offer #%(id)s proposed: %(trade)s") % {"id": offer.pk, "trade": offer.text},
+    )
+    return redirect(_trades_url(game_id))
+
+
+@login_required
+@require_POST
+def accept_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
+    try:
+        offer = services.accept_trade(offer=offer_id, user=request.user, source="web")
+    except ServiceError as exc:
+        return _board(request, game_id, trade_error=exc.message, status=exc.status)
+    if offer.status == offer.Status.OPEN:
+        done = _("You accepted trade offer #%(id)s; it waits on the other parties.")
+    elif offer.status == offer.Status.EXECUTED:
+        done = _("You accepted trade offer #%(id)s: the trade is done.")
+    else:
+        done = _("You accepted trade offer #%(id)s, but the trade failed: %(why)s")
+    messages.success(request, done % {"id": offer.pk, "why": offer.message})
+    return redirect(_trades_url(game_id))
+
+
+@login_required
+@require_POST
+def decline_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
+    try:
+        offer = services.decline_trade(offer=offer_id, user=request.user)
+    except ServiceError as exc:
+        return _board(request, game_id, trade_error=exc.message, status=exc.status)
+    messages.success(request, _("You declined trade offer #%(id)s.") % {"id": offer.pk})
+    return redirect(_trades_url(game_id))
+
+
+@login_required
+@require_POST
+def withdraw_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
+    try:
+        offer = services.withdraw_trade(offer=offer_id, user=request.user)
+    except ServiceError as exc:
+        return _board(request, game_id, trade_error=exc.message, status=exc.status)
+    messages.success(request, _("You withdrew trade offer #%(id)s.") % {"id": offer.pk})
+    return redirect(_trades_url(game_id))
+
+
 def _board(
     request: HttpRequest,
     game_id: int,
     *,
     typed: MoveForm | None = None,
     error: str | None = None,
+    trade: TradeForm | None = None,
+    trade_error: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The page; after a refused submission, with the service's message next to the form,
-    the text as typed, and a fresh key and the current version (the page now shows it)."""
+    the text as typed, and a fresh key and the current version (the page now shows it).
+    A refused trade likewise: its message next to the trade offers, the trade as typed."""
     try:
         page = queries.board_page(game_id=game_id, user=request.user)
     except (NotFound, NotAllowed) as exc:
@@ -156,6 +225,9 @@ def _board(
         "log": present.log(page["moves"], shown),
         "older_moves": page["older_moves"],
         "offers": page["offers"],
+        "may_propose": page["may_propose"],
+        "trade_form": trade if trade is not None else TradeForm(),
+        "trade_error": trade_error,
         "may_start": page["may_start"],
         "may_join": page["may_join"],
         "groups": present.command_groups(shown["legal_commands"]),

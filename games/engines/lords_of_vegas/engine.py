@@ -66,6 +66,7 @@ class LordsOfVegas:
             ("classic", "classic edition (2 to 4 players)"),
         ),
     )
+    trades = True
     bots = bots.BOTS
 
     # -- setting up -------------------------------------------------------------------------

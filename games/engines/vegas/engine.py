@@ -34,6 +34,7 @@ class VegasEngine:
             ("neutral", "with neutral dice (2 to 4 players)"),
         ),
     )
+    trades = False
     bots: Mapping[str, Bot] = {"random": bots.random_bot, "greedy": bots.greedy_bot}
 
     # -- setting up -------------------------------------------------------------------------

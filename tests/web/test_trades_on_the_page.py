@@ -1,0 +1,184 @@
+"""Trade offers on the board page (Lords of Vegas): propose in the notation, accept,
+decline or withdraw with buttons. Each POST calls one service and redirects with a
+message; a refusal shows the page again with the service's message and writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Move, TradeOffer
+from tests.web.helpers import footprint, page_text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _needs_lords_of_vegas() -> None:
+    pytest.importorskip("games.engines.lords_of_vegas.engine")
+
+
+@pytest.fixture
+def game(make_game: Any, ada: Any, bob: Any, cy: Any) -> Any:
+    return make_game(ada, bob, cy, game_type="lords-of-vegas", seats=3)
+
+
+def _pays(game: Any, payer: Any, payee: Any, amount: int = 2) -> str:
+    p, q = game.seats.get(user=payer), game.seats.get(user=payee)
+    return f"trade {p.colour} pays {q.colour} {amount}"
+
+
+def _page(client: Any, game: Any, user: Any) -> str:
+    client.force_login(user)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    return str(response.content.decode())
+
+
+def _propose(client: Any, game: Any, user: Any, text: str) -> Any:
+    client.force_login(user)
+    return client.post(f"/games/{game.pk}/trades/", {"trade": text})
+
+
+def _answer(client: Any, game: Any, user: Any, offer: TradeOffer, verb: str) -> Any:
+    client.force_login(user)
+    return client.post(f"/games/{game.pk}/trades/{offer.pk}/{verb}/")
+
+
+def _offered(client: Any, game: Any, ada: Any, bob: Any) -> TradeOffer:
+    response = _propose(client, game, ada, _pays(game, ada, bob))
+    assert response.status_code == 302
+    return TradeOffer.objects.get(game=game)
+
+
+def test_the_page_offers_a_trade_form_with_csrf(client: Any, game: Any, ada: Any) -> None:
+    page = _page(client, game, ada)
+    form = page[page.index('id="trade-form"') :]
+    assert 'name="trade"' in form and "csrfmiddlewaretoken" in form
+    assert "through the API" not in page
+
+
+def test_a_proposal_is_listed_for_both_players(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    text = _pays(game, ada, bob)
+    response = _propose(client, game, ada, text)
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.pk}/#trades"
+    offer = TradeOffer.objects.get(game=game)
+    assert offer.status == "open" and offer.text == text
+    mine = page_text(client.get(response["Location"]).content.decode())
+    assert f"Trade offer #{offer.pk} proposed" in mine
+    assert text in mine.split("Trade offers", 1)[1]
+    page = _page(client, game, ada)
+    assert f"/trades/{offer.pk}/withdraw/" in page
+    assert f"/trades/{offer.pk}/accept/" not in page  # the proposer has accepted already
+    theirs = _page(client, game, bob)
+    assert text in page_text(theirs)
+    assert f"/trades/{offer.pk}/accept/" in theirs and f"/trades/{offer.pk}/decline/" in theirs
+    assert f"/trades/{offer.pk}/withdraw/" not in theirs
+
+
+def test_the_other_party_accepts_and_the_trade_is_done(
+    client: Any, game: Any, ada: Any, bob: Any
+) -> None:
+    offer = _offered(client, game, ada, bob)
+    a, b = game.seats.get(user=ada).order, game.seats.get(user=bob).order
+    money = list(game.__class__.objects.get(pk=game.pk).state["money"])
+    response = _answer(client, game, bob, offer, "accept")
+    assert response.status_code == 302
+    offer.refresh_from_db()
+    assert offer.status == "executed" and offer.move is not None
+    assert Move.objects.filter(pk=offer.move.pk, source="web").exists()
+    game.refresh_from_db()
+    assert game.state["money"][a] == money[a] - 2 and game.state["money"][b] == money[b] + 2
+    text = page_text(client.get(response["Location"]).content.decode())
+    assert f"You accepted trade offer #{offer.pk}: the trade is done." in text
+
+
+def test_decline(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    offer = _offered(client, game, ada, bob)
+    response = _answer(client, game, bob, offer, "decline")
+    assert response.status_code == 302
+    offer.refresh_from_db()
+    assert offer.status == "declined" and offer.move is None
+    assert f"You declined trade offer #{offer.pk}." in page_text(
+        client.get(response["Location"]).content.decode()
+    )
+
+
+def test_withdraw(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    offer = _offered(client, game, ada, bob)
+    response = _answer(client, game, ada, offer, "withdraw")
+    assert response.status_code == 302
+    offer.refresh_from_db()
+    assert offer.status == "withdrawn"
+    assert f"You withdrew trade offer #{offer.pk}." in page_text(
+        client.get(response["Location"]).content.decode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("trade nonsense everywhere", None),
+        ("end", "is not a trade"),
+        ("", "Type a trade in the notation."),
+    ],
+)
+def test_a_bad_proposal_shows_the_message_and_writes_nothing(
+    client: Any, game: Any, ada: Any, text: str, expected: str | None
+) -> None:
+    before = footprint(game)
+    response = _propose(client, game, ada, text)
+    assert response.status_code in (400, 409, 422)
+    page = response.content.decode()
+    assert 'id="trade-error"' in page
+    if expected is not None:
+        assert expected in page_text(page)
+    assert f">{text}</textarea>" in page  # the trade as typed
+    assert footprint(game) == before
+    assert not TradeOffer.objects.filter(game=game).exists()
+
+
+def test_someone_not_party_cannot_accept(
+    client: Any, game: Any, ada: Any, bob: Any, cy: Any
+) -> None:
+    offer = _offered(client, game, ada, bob)
+    assert f"/trades/{offer.pk}/accept/" not in _page(client, game, cy)
+    before = footprint(game)
+    response = _answer(client, game, cy, offer, "accept")
+    assert response.status_code == 403
+    text = page_text(response.content.decode())
+    assert f"You are not a party to trade offer #{offer.pk}" in text
+    assert footprint(game) == before
+    offer.refresh_from_db()
+    assert offer.status == "open" and offer.accepted_by == [game.seats.get(user=ada).order]
+
+
+def test_only_the_proposer_withdraws(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    offer = _offered(client, game, ada, bob)
+    before = footprint(game)
+    response = _answer(client, game, bob, offer, "withdraw")
+    assert response.status_code == 403
+    assert "decline it instead" in page_text(response.content.decode())
+    assert footprint(game) == before
+    offer.refresh_from_db()
+    assert offer.status == "open"
+
+
+def test_answers_need_a_post(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    offer = _offered(client, game, ada, bob)
+    client.force_login(bob)
+    assert client.get(f"/games/{game.pk}/trades/{offer.pk}/accept/").status_code == 405
+    offer.refresh_from_db()
+    assert offer.status == "open"
+
+
+def test_a_proposal_without_the_csrf_token_is_refused(game: Any, ada: Any, bob: Any) -> None:
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(ada)
+    response = strict.post(f"/games/{game.pk}/trades/", {"trade": _pays(game, ada, bob)})
+    assert response.status_code == 403
+    assert not TradeOffer.objects.filter(game=game).exists()

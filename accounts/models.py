@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib.auth.base_user import BaseUserManager
 from django.contrib.auth.models import AbstractUser
@@ -11,6 +12,15 @@ from django.utils.translation import gettext_lazy as _
 
 MAX_AWAY_DAYS = 30
 """How far ahead a player may set ``away_until`` (each game also caps what it waits)."""
+
+
+def zone_named(name: str | None) -> ZoneInfo:
+    """The time zone of that name; UTC when it is empty or unknown (a zone removed from the
+    tz database must not break a page or an email)."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
 
 
 class UserManager(BaseUserManager["User"]):
@@ -66,3 +76,8 @@ class User(AbstractUser):
     def name(self) -> str:
         """What other players see: the display name, else the part of the email before @."""
         return self.display_name or self.email.split("@", 1)[0]
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The player's time zone, for every time shown to them (pages and emails)."""
+        return zone_named(self.time_zone)

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm
 from accounts.models import User
-from games.web.present import viewer_zone
 from notifications import services as notifications
 
 
@@ -23,7 +22,7 @@ from notifications import services as notifications
 def profile(request: HttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
-    zone = viewer_zone(user)
+    zone = user.zone
     with timezone.override(zone):  # away_until is typed and shown in the user's zone
         if request.method != "POST":
             pref = notifications.preference(user)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, make_msgid
@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import dateformat, timezone, translation
 
+from accounts.models import zone_named
 from notifications.addresses import reply_address, unsubscribe_token
 
 
@@ -29,13 +30,6 @@ def site_domain() -> str:
 def thread_root(game_id: int) -> str:
     """The stable id every email of one game refers to, so that mail clients thread them."""
     return f"<game-{game_id}@{site_domain()}>"
-
-
-def zone_of(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 def local_time(moment: datetime | None, zone: ZoneInfo) -> str:
@@ -68,7 +62,7 @@ def render_email(
 ) -> EmailMultiAlternatives:
     """``notifications/emails/<template>-subject.txt``, ``-body.txt`` and ``-body.html``,
     rendered for one recipient, with the threading, reply and unsubscribe headers."""
-    zone = zone_of(time_zone)
+    zone = zone_named(time_zone)
     unsubscribe = unsubscribe_url(user_id)
     with translation.override(language), timezone.override(zone):
         full = {

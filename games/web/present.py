@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from accounts.models import zone_named
 from games.engines.lords_of_vegas import describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.registry import get_engine
@@ -23,11 +23,8 @@ DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 
 
 def viewer_zone(user: Any) -> tzinfo:
-    """The user's time zone (``user.time_zone``), UTC when unset or unknown."""
-    try:
-        return ZoneInfo(getattr(user, "time_zone", "") or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+    """The viewer's time zone (UTC for someone not signed in)."""
+    return zone_named(getattr(user, "time_zone", None))
 
 
 def game_name(game_type: str) -> str:

@@ -291,6 +291,15 @@ def trade_offers(*, game: Game) -> QuerySet[TradeOffer]:
     )
 
 
+def offer_in_game(*, game: Game, offer_id: int) -> TradeOffer:
+    """An offer of that game, or :class:`NotFound` (an offer id from another game is not
+    found here: the doors name an offer under its game)."""
+    found = trade_offers(game=game).filter(pk=offer_id).first()
+    if found is None:
+        raise NotFound(f"game #{game.pk} has no trade offer #{offer_id}", offer=offer_id)
+    return found
+
+
 def offers_waiting_on(*, game: Game, order: int | None) -> list[TradeOffer]:
     """Open offers that name seat ``order`` as a party and that it has not accepted yet."""
     if order is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from games import selectors
 from games.models import Game, TradeOffer
-from games.services.errors import GameNotActive, NotFound
+from games.services.errors import GameNotActive
 
 
 def game(game_id: int) -> Game:
@@ -46,8 +46,4 @@ def finished_game(game_id: int, user: Any) -> Game:
 
 def offer(game_id: int, offer_id: int, user: Any) -> TradeOffer:
     """An offer of that game (an offer id from another game is not found here)."""
-    game = visible_game(game_id, user)
-    found = selectors.trade_offers(game=game).filter(pk=offer_id).first()
-    if found is None:
-        raise NotFound(f"game #{game_id} has no trade offer #{offer_id}", offer=offer_id)
-    return found
+    return selectors.offer_in_game(game=visible_game(game_id, user), offer_id=offer_id)

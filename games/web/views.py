@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import services
+from games import selectors, services
+from games.models import TradeOffer
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from games.web import present, queries
 from games.web.forms import CreateGameForm, MoveForm, TradeForm
@@ -131,6 +132,12 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
 # -- trade offers (each POST: one service, then the page again) ----------------------------
 
 
+def _offer(game_id: int, offer_id: int) -> TradeOffer:
+    """The offer the URL names, under the URL's game (else the service would act on an
+    offer of another game and the player land on the wrong page)."""
+    return selectors.offer_in_game(game=selectors.game_by_id(game_id=game_id), offer_id=offer_id)
+
+
 def _trades_url(game_id: int) -> str:
     return reverse("web:game", kwargs={"game_id": game_id}) + "#trades"
 
@@ -159,7 +166,9 @@ def propose_trade(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def accept_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
     try:
-        offer = services.accept_trade(offer=offer_id, user=request.user, source="web")
+        offer = services.accept_trade(
+            offer=_offer(game_id, offer_id), user=request.user, source="web"
+        )
     except ServiceError as exc:
         return _board(request, game_id, trade_error=exc.message, status=exc.status)
     if offer.status == offer.Status.OPEN:
@@ -176,7 +185,7 @@ def accept_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpRespo
 @require_POST
 def decline_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
     try:
-        offer = services.decline_trade(offer=offer_id, user=request.user)
+        offer = services.decline_trade(offer=_offer(game_id, offer_id), user=request.user)
     except ServiceError as exc:
         return _board(request, game_id, trade_error=exc.message, status=exc.status)
     messages.success(request, _("You declined trade offer #%(id)s.") % {"id": offer.pk})
@@ -187,7 +196,7 @@ def decline_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResp
 @require_POST
 def withdraw_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
     try:
-        offer = services.withdraw_trade(offer=offer_id, user=request.user)
+        offer = services.withdraw_trade(offer=_offer(game_id, offer_id), user=request.user)
     except ServiceError as exc:
         return _board(request, game_id, trade_error=exc.message, status=exc.status)
     messages.success(request, _("You withdrew trade offer #%(id)s.") % {"id": offer.pk})

@@ -155,6 +155,20 @@ def test_someone_not_party_cannot_accept(
     assert offer.status == "open" and offer.accepted_by == [game.seats.get(user=ada).order]
 
 
+def test_an_offer_is_answered_under_its_own_game_only(
+    client: Any, game: Any, make_game: Any, ada: Any, bob: Any
+) -> None:
+    offer = _offered(client, game, ada, bob)
+    other = make_game(ada, bob, game_type="lords-of-vegas")
+    response = _answer(client, other, bob, offer, "accept")
+    assert response.status_code == 404
+    assert f"Game #{other.pk} has no trade offer #{offer.pk}" in page_text(
+        response.content.decode()
+    )
+    offer.refresh_from_db()
+    assert offer.status == "open" and offer.accepted_by == [game.seats.get(user=ada).order]
+
+
 def test_only_the_proposer_withdraws(client: Any, game: Any, ada: Any, bob: Any) -> None:
     offer = _offered(client, game, ada, bob)
     before = footprint(game)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import services
 from games.engines.registry import get_engine
 from games.models import Game, Move, Seat
+from tests.engines.lords_of_vegas.test_turn_marker import TWO_DECIDE
 
 from .helpers import legal_text, seat_to_act
 
@@ -141,16 +142,6 @@ def test_a_finished_game_is_not_timed_out_even_with_a_deadline_left_behind(make_
     game.refresh_from_db()
     assert (game.version, game.status, game.deadline) == (version, Game.Status.FINISHED, past)
     assert not Seat.objects.filter(game=game, timeouts__gt=0).exists()
-
-
-TWO_DECIDE = """
-seats: red yellow blue
-turn: red
-money: red=50
-tiles: C1=albion:red1 C4=albion:red1 C7=albion:yellow2 C10=albion:yellow1
-tiles: C2=albion:blue3 C5=albion:blue5
-pending: place:yellow:C7,C10 place:blue:C2,C5
-"""
 
 
 def test_every_late_seat_of_a_simultaneous_decision_is_handled(

@@ -7,10 +7,16 @@ from datetime import datetime, timedelta
 from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import MAX_AWAY_DAYS
+
+
+def _readable(moment: datetime) -> str:
+    """``1 Jan 2001, 10:00 (UTC)``: in the active time zone (the player's, on the pages)."""
+    local = timezone.localtime(moment)
+    return f"{dateformat.format(local, 'j M Y, H:i')} ({timezone.get_current_timezone_name()})"
 
 
 def check_away_until(value: datetime | None, *, now: datetime | None = None) -> None:
@@ -25,7 +31,7 @@ def check_away_until(value: datetime | None, *, now: datetime | None = None) -> 
                 "%(when)s is in the past: give a time to come back in the future, "
                 "or none to end your vacation."
             )
-            % {"when": value.isoformat()},
+            % {"when": _readable(value)},
             code="past",
         )
     if value > now + timedelta(days=MAX_AWAY_DAYS):
@@ -34,7 +40,7 @@ def check_away_until(value: datetime | None, *, now: datetime | None = None) -> 
                 "%(when)s is more than %(days)s days ahead: set a vacation of at most "
                 "%(days)s days (you may extend it later)."
             )
-            % {"when": value.isoformat(), "days": MAX_AWAY_DAYS},
+            % {"when": _readable(value), "days": MAX_AWAY_DAYS},
             code="too_far",
         )
 

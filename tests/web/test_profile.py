@@ -155,6 +155,13 @@ def test_a_vacation_in_the_past_or_too_far_is_refused_and_nothing_is_saved(
     assert saved(ada) == before
 
 
+def test_the_refusal_names_the_time_as_the_player_reads_it(client: Any, ada: User) -> None:
+    client.force_login(ada)
+    data = form_data(away_until="2001-01-01T10:00", time_zone="UTC")
+    text = page_text(client.post("/profile/", data).content.decode())
+    assert "1 Jan 2001, 10:00 (UTC) is in the past" in text
+
+
 def test_the_api_refuses_with_the_same_message(client: Any, ada: User) -> None:
     client.force_login(ada)
     when = (timezone.now() - timedelta(hours=1)).isoformat()

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from hmac import compare_digest
 from typing import Any, cast
 
+from django.conf import settings
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth as knox_auth
@@ -103,11 +104,34 @@ def tokens_with_user(key: str) -> list[AuthToken]:
     return query.tokens(connection, key)
 
 
+def speak_to(request: Any, user: Any) -> None:
+    """The API answers in the language the request asks for (``Accept-Language``, which
+    ``LocaleMiddleware`` already applied), else in the player's saved language: a script
+    that asks for nothing reads what the player reads on the site and in their email."""
+    if request.META.get("HTTP_ACCEPT_LANGUAGE"):
+        return
+    language = getattr(user, "language", None)
+    if language in {code for code, _name in settings.LANGUAGES}:
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+
+
 class TokenAuthentication(knox_auth.TokenAuthentication):
+    def authenticate(self, request: Any) -> tuple[Any, AuthToken] | None:
+        """knox's, then the reader's language (:func:`speak_to`)."""
+        found = super().authenticate(request)
+        if found is not None:
+            speak_to(request, found[0])
+        return found
+
     def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
         """knox's, with the query above."""
         msg = _("Invalid token.")
-        text = token.decode("utf-8")
+        # A token is hex; anything else (bytes that are not UTF-8, a NUL that PostgreSQL
+        # would refuse in a query) cannot be one and is refused before any query.
+        if not token.isascii() or not token.isalnum():
+            raise exceptions.AuthenticationFailed(msg)
+        text = token.decode("ascii")
         for auth_token in tokens_with_user(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if self._cleanup_token(auth_token):
                 continue

@@ -15,10 +15,16 @@ Sources, in the order the handler checks them:
   with its own ``code``, ``message``, ``status`` and ``extra``;
 * engine errors that escaped a service (``IllegalCommand``/``MalformedCommand``/
   ``InvalidOptions``): bad input, so a 400, never a 500;
-* DRF's exceptions (validation, parse errors, authentication, permission, 404, throttling,
-  method not allowed...) and Django's ``Http404``/``PermissionDenied``;
+* DRF's exceptions (validation, parse errors, a body nested too deep, authentication,
+  permission, 404, throttling, method not allowed...), Django's ``Http404``/``PermissionDenied``
+  and its ``RequestDataTooBig`` (a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: 413);
 * anything else is a bug: logged with its traceback and answered as a 500 in the same shape,
   without internals.
+
+What Django answers itself under ``/api/``, outside DRF's views (an address that matches no
+route, a refused CSRF check, an error in a middleware), takes the same shape through the
+handlers at the end of this module (``lords/urls.py``, ``CSRF_FAILURE_VIEW``); elsewhere they
+leave Django's pages alone.
 """
 
 from __future__ import annotations
@@ -28,8 +34,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, HttpRequest, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views import csrf, defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -130,6 +141,7 @@ def _from_api_exception(exc: exceptions.APIException) -> Response:
     if wait:
         headers["Retry-After"] = f"{int(wait)}"
         detail["retry_after"] = int(wait)
+    detail.update(getattr(exc, "extra", {}))  # e.g. the limit a body went over
     text = " ".join(_flatten(exc.detail))
     message = _MESSAGES.get(code, text)
     if isinstance(exc, exceptions.Throttled):
@@ -154,6 +166,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, IllegalCommand):
         set_rollback()
         return error_response("illegal_command", str(exc), status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):
+        set_rollback()
+        return error_response(*_too_large())
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, DjangoPermissionDenied):
@@ -172,17 +187,78 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         )
     log.exception("unexpected error in %s", type(view).__name__ if view else "the API")
     set_rollback()
-    return error_response(
-        "server_error",
-        "Something went wrong on our side. Please try again later.",
-        status.HTTP_500_INTERNAL_SERVER_ERROR,
-    )
+    return error_response("server_error", _SERVER_ERROR, status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
+_SERVER_ERROR = "Something went wrong on our side. Please try again later."
+
+
+def _too_large() -> tuple[str, str, int, dict[str, Any]]:
+    """The 413 (code, message, status, detail): the body is over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (files aside), the limit named."""
+    limit: int = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    message = _("The request body is too large: at most %(limit)s bytes.") % {"limit": f"{limit:,}"}
+    return "too_large", message, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, {"max_bytes": limit}
+
+
+# -- what Django answers itself under /api/ -------------------------------------------------
+
+
+def _json_error(
+    code: str, message: str, status_code: int, detail: Mapping[str, Any] | None = None
+) -> JsonResponse:
+    return JsonResponse(error_body(code, message, detail), status=status_code)
+
+
+def _in_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+@csrf_exempt  # it changes nothing: a POST to no address is a 404, not a CSRF failure
 def not_found_view(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Unknown addresses under ``/api/``: the same 404 shape as a missing object."""
     message = f"There is no API endpoint at {request.path}."
     if not request.path.endswith("/"):
         message += " Addresses of the API end with a slash."
-    body = error_body("not_found", message)
-    return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+    return _json_error("not_found", message, status.HTTP_404_NOT_FOUND)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: a request Django refused before any view (e.g. a body over the size
+    limit read by a middleware)."""
+    if not _in_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return _json_error(*_too_large())
+    return _json_error("malformed_request", "The request could not be read.", 400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``."""
+    if not _in_api(request):
+        return defaults.permission_denied(request, exception)
+    message = "You do not have permission to perform this action."
+    return _json_error("permission_denied", message, status.HTTP_403_FORBIDDEN)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: an address under ``/api/`` outside ``/api/v1/``."""
+    if not _in_api(request):
+        return defaults.page_not_found(request, exception)
+    return not_found_view(request)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: an exception outside DRF's views (DRF's own are answered above)."""
+    if not _in_api(request):
+        return defaults.server_error(request)
+    return _json_error("server_error", _SERVER_ERROR, status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: the CSRF check of a plain Django view under ``/api/`` (DRF's
+    views check it themselves for session callers and answer with ``permission_denied``)."""
+    if not _in_api(request):
+        return csrf.csrf_failure(request, reason)
+    message = f"CSRF Failed: {reason}" if reason else "CSRF Failed."
+    return _json_error("permission_denied", message, status.HTTP_403_FORBIDDEN)

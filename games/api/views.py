@@ -67,7 +67,7 @@ class GameTypeViewSet(ApiViewSet):
         "game_types_list",
         "The game types this server runs",
         {200: GameTypeSerializer(many=True)},
-        fails=(),
+        fails=(401,),  # no token needed, but a bad one is refused
     )
     def list(self, request: Request) -> Response:
         return Response([present.game_type(slug) for slug in registry.slugs()])

@@ -63,3 +63,9 @@ class GameNotActive(ServiceError, code="game_not_active", status=409):
 
 class InvalidRequest(ServiceError, code="invalid_request", status=400):
     """Bad options, full game, missing argument..."""
+
+
+class IdempotencyKeyReused(ServiceError, code="idempotency_key_reused", status=422):
+    """An idempotency key sent again with a different request: refused rather than answered
+    with the first request's answer, which would drop the new command unseen (as Stripe
+    does); the message names what the key was first used for."""

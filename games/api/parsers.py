@@ -1,0 +1,71 @@
+"""DRF's JSON parser with a limit on nesting (``API_MAX_JSON_DEPTH``).
+
+No request of the API needs more than a few levels (a list of commands, each an object
+holding at most a list or an object). Python's decoder gives up near a thousand levels with
+a ``RecursionError`` (a 500 before this parser), and anything deep but below that costs
+every later reader (serializers, the engine, the log) a walk of its own. So a body nested
+deeper than the limit is refused here, with the limit in the message, before anything else
+looks at it. The size of a body is Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``, checked when
+DRF reads it (a 413 in :mod:`games.api.errors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from rest_framework import parsers, status
+from rest_framework.exceptions import APIException
+
+
+class TooDeep(APIException):
+    """A JSON body nested deeper than the limit (400, ``detail.max_depth``)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "too_deep"
+
+    def __init__(self, limit: int) -> None:
+        message = _(
+            "The JSON body is nested too deep: at most %(limit)s levels of lists and objects."
+        ) % {"limit": limit}
+        super().__init__(message, self.default_code)
+        self.extra = {"max_depth": limit}
+
+
+def depth(value: Any) -> int:
+    """Levels of lists and objects in a decoded JSON value (a scalar: 0). A walk with its own
+    stack, so that it cannot itself run out of recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level + 1)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's, refusing a body nested deeper than ``API_MAX_JSON_DEPTH``."""
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        limit: int = settings.API_MAX_JSON_DEPTH
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise TooDeep(limit) from None
+        if depth(data) > limit:
+            raise TooDeep(limit)
+        return data

@@ -1,6 +1,11 @@
-from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from typing import Any
 
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from accounts import deletion
 from accounts.models import User
 
 
@@ -16,3 +21,24 @@ class UserAdmin(BaseUserAdmin):
         ("Dates", {"fields": ("last_login", "date_joined")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+    actions = ("delete_accounts",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """No plain delete: it would either fail (seats protect the row) or, for someone
+        without games, skip the anonymising; staff use the action below, which does what
+        the player's own "delete my account" does (docs/decisions/0011-your-data.md)."""
+        return False
+
+    @admin.action(description="Delete account (anonymise)", permissions=["change"])
+    def delete_accounts(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        """``accounts.deletion.delete_account`` for each selected user."""
+        done = 0
+        for user in queryset:
+            if user.pk == getattr(request.user, "pk", None):
+                self.message_user(
+                    request, "You cannot delete your own account here.", messages.ERROR
+                )
+                continue
+            deletion.delete_account(user=user)
+            done += 1
+        self.message_user(request, f"{done} account(s) deleted (anonymised).", messages.SUCCESS)

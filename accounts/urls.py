@@ -8,4 +8,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("", views.profile, name="profile"),
+    path("data/", views.download_data, name="data"),
+    path("delete/", views.delete_account, name="delete"),
+    path("deleted/", views.deleted, name="deleted"),
 ]

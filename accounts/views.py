@@ -1,9 +1,14 @@
-"""The web door of the account: ``/profile/``, the signed-in player's settings.
-POST/redirect/GET; a refused form is shown again with its errors and nothing is saved."""
+"""The web door of the account: ``/profile/``, the signed-in player's settings, and the
+person's data: ``/profile/data/`` (download it) and ``/profile/delete/`` (delete the account,
+after a confirmation page asking for the password). POST/redirect/GET; a refused form is
+shown again with its errors and nothing is saved."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -12,7 +17,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import ProfileForm
+from accounts import data, deletion
+from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.models import User
 from notifications import services as notifications
 
@@ -40,3 +46,44 @@ def profile(request: HttpRequest) -> HttpResponse:
     with translation.override(saved.language):  # the next page speaks the new language
         messages.success(request, _("Your settings are saved."))
     return redirect("accounts:profile")
+
+
+def _me(request: HttpRequest) -> User:
+    """The signed-in user (``login_required`` let only them through)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def download_data(request: HttpRequest) -> HttpResponse:
+    """Everything kept about the player, as a JSON file to save (``accounts.data``)."""
+    user = _me(request)
+    body = json.dumps(data.personal_data(user=user), indent=2, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{data.filename(user)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """The confirmation page (what happens, and the password); its POST deletes the
+    account (``accounts.deletion``), signs the player out and says it is done."""
+    user = _me(request)
+    form = DeleteAccountForm(request.POST or None, user=user, request=request)
+    context = {"form": form, "games": deletion.games_affected(user=user)}
+    if request.method != "POST":
+        return render(request, "accounts/delete.html", context)
+    if not form.is_valid():
+        return render(request, "accounts/delete.html", context, status=400)
+    deletion.delete_account(user=user)
+    logout(request)
+    return redirect("accounts:deleted")
+
+
+@require_http_methods(["GET", "HEAD"])
+def deleted(request: HttpRequest) -> HttpResponse:
+    """Where a deleted account lands, signed out: it is done, and what stays."""
+    return render(request, "accounts/deleted.html")

@@ -1,0 +1,165 @@
+"""Download my data (``/profile/data/`` and ``GET /api/v1/profile/data/``): one JSON file with
+the profile, the games (a finished one as its record, a running one as the player's own seat
+sees it: never another player's hidden information), the emails sent to the player, email
+choices, tokens (never their secrets), invitations, trade offers and leagues."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from accounts.data import NOTIFICATION_INTERNALS
+from accounts.models import User
+from games import selectors, services
+from games.models import Game, Seat
+from leagues import services as leagues
+from notifications.models import Notification
+from tests.api.test_hidden_information import leaks
+
+pytestmark = pytest.mark.django_db
+
+
+def _jsonable(value: Any) -> Any:
+    """What a value looks like in the downloaded file."""
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def _play(game: Game, moves: int, capture: Any) -> None:
+    for _ in range(moves):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return
+        seat = Seat.objects.filter(game=game, to_act=True).select_related("user").first()
+        assert seat is not None and seat.user is not None
+        legal = selectors.game_view(game=game, user=seat.user)["legal_commands"]
+        with capture(execute=True):
+            services.submit_command(game=game, user=seat.user, text=legal[0]["text"])
+    game.refresh_from_db()
+
+
+@pytest.fixture
+def played(
+    ada: User, bob: User, cy: User, make_game: Any, django_capture_on_commit_callbacks: Any
+) -> dict[str, Any]:
+    """Ada in a Lords of Vegas game under way (emails sent), a finished Vegas game, a private
+    game she was invited to, a league, and an API token."""
+    running = make_game(ada, bob, game_type="lords-of-vegas")
+    _play(running, 12, django_capture_on_commit_callbacks)
+    finished = make_game(ada, bob)
+    services.resign(game=finished, user=bob)
+    private = make_game(bob, ada, private=True, start=False)
+    league = leagues.create_league(creator=bob, name="Night Owls", game_type="vegas")
+    leagues.join_league(league=league, user=ada)
+    AuthToken.objects.create(user=ada)
+    assert Notification.objects.filter(user=ada).exists() and mail.outbox
+    return {"running": running, "finished": finished, "private": private, "league": league}
+
+
+def _download(user: User) -> tuple[Any, dict[str, Any]]:
+    client = Client()
+    client.force_login(user)
+    response = client.get("/profile/data/")
+    return response, json.loads(response.content)
+
+
+def test_it_is_a_file_to_save(played: dict[str, Any], ada: User) -> None:
+    response, _data = _download(ada)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith("attachment;") and f"lords-data-{ada.pk}-" in disposition
+    assert "ada" not in disposition
+
+
+def test_the_settings_page_links_to_it(client: Client, ada: User) -> None:
+    client.force_login(ada)
+    html = client.get("/profile/").content.decode()
+    assert 'href="/profile/data/" download' in html
+
+
+def test_it_holds_the_profile_the_games_and_the_rest(
+    played: dict[str, Any], ada: User, bob: User
+) -> None:
+    _response, data = _download(ada)
+    assert data["profile"]["email"] == "ada@example.org" and data["profile"]["id"] == ada.pk
+    assert data["email_preferences"] == {
+        "turn_emails": True,
+        "reminders": True,
+        "unsubscribed_at": None,
+    }
+    games = {g["id"]: g for g in data["games"]}
+    running, finished, private = played["running"], played["finished"], played["private"]
+    assert set(games) == {running.pk, finished.pk, private.pk}
+    assert games[finished.pk]["record"] == _jsonable(services.export_game(game=finished))
+    assert games[running.pk]["seat"]["order"] == running.seats.get(user=ada).order
+    assert [i["game"] for i in data["invitations"]["received"]] == [private.pk]
+    assert data["leagues"]["memberships"][0]["league"] == played["league"].slug
+    assert data["games_created"] == sorted([running.pk, finished.pk])
+
+
+def test_a_running_game_is_as_her_own_seat_sees_it(
+    played: dict[str, Any], ada: User, bob: User
+) -> None:
+    response, data = _download(ada)
+    running = Game.objects.get(pk=played["running"].pk)
+    entry = next(g for g in data["games"] if g["id"] == running.pk)
+    assert entry["view"] == _jsonable(selectors.game_view(game=running, user=ada))
+    assert entry["view"] != _jsonable(selectors.game_view(game=running, user=bob))
+    assert entry["moves"] == _jsonable(selectors.moves_since(game=running, user=ada))
+    assert "record" not in entry
+    assert running.state is not None and len(running.state["deck"]) >= 6
+    secrets = {"seed": running.seed, "hidden": {"deck": list(running.state["deck"])}}
+    assert leaks(response.content, secrets) == []
+
+
+def test_it_holds_the_emails_sent_to_her_and_only_those(played: dict[str, Any], ada: User) -> None:
+    _response, data = _download(ada)
+    rows = Notification.objects.filter(user=ada)
+    assert len(data["emails"]) == rows.count() > 0
+    fields = {f.name for f in Notification._meta.concrete_fields} - NOTIFICATION_INTERNALS
+    assert {"kind", "game", "key", "status", "created_at", "sent_at", "message_id"} <= fields
+    for email in data["emails"]:
+        assert set(email) == fields  # every field, so a field added later shows up too
+    sent_to_her = [m for m in mail.outbox if m.to == ["ada@example.org"]]
+    if "subject" in fields:
+        assert {e["subject"] for e in data["emails"]} == {m.subject for m in sent_to_her}
+    assert {e["message_id"] for e in data["emails"]} == {
+        m.extra_headers.get("Message-ID") for m in sent_to_her
+    }
+
+
+def test_tokens_are_listed_without_their_secrets(played: dict[str, Any], ada: User) -> None:
+    response, data = _download(ada)
+    token = AuthToken.objects.get(user=ada)
+    assert data["api_tokens"] == [
+        {"token_key": token.token_key, "created": _jsonable(token.created), "expiry": None}
+    ]
+    assert token.digest not in response.content.decode()
+
+
+def test_the_api_gives_the_same_document(played: dict[str, Any], ada: User) -> None:
+    _response, web = _download(ada)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user=ada)[1]}")
+    response = api.get("/api/v1/profile/data/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    answer = json.loads(response.content)
+    for document in (web, answer):
+        document.pop("exported_at")
+        document.pop("api_tokens")  # the API call made a second one
+    assert answer == web
+
+
+def test_it_needs_a_sign_in(client: Client) -> None:
+    response = client.get("/profile/data/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert APIClient().get("/api/v1/profile/data/").status_code == 401

@@ -162,12 +162,28 @@ def _decoded(part: Message) -> str:
         return payload.decode("utf-8", errors="replace")
 
 
+# What no reply's text holds and no database column takes: the C0 controls but tab and the
+# line ends (NUL above all: PostgreSQL refuses it in text and jsonb), DEL, lone surrogates
+# (undecodable bytes the email package keeps as surrogate escapes).
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` without the characters a person cannot have typed on purpose (a mail
+    client shows nothing for them), so a reply is read as its writer saw it."""
+    return _UNPRINTABLE.sub("", text)
+
+
 def body_text(message: EmailMessage) -> str:
-    """The message's text/plain body, else its text/html body as text; "" without either."""
+    """The message's text/plain body, else (none, or only blanks) its text/html body as
+    text; "" without either. A webhook's message carries an empty text part when the reply
+    had none, a mail server's does not: both read the HTML then, so one reply gets one
+    verdict whichever door it came by."""
     plain = message.get_body(preferencelist=("plain",))
-    if plain is not None:
-        return _decoded(plain)
+    text = printable(_decoded(plain)) if plain is not None else ""
+    if text.strip():
+        return text
     html = message.get_body(preferencelist=("html",))
     if html is not None:
-        return html_to_text(_decoded(html))
-    return ""
+        return printable(html_to_text(_decoded(html)))
+    return text

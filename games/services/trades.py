@@ -4,7 +4,7 @@ locked transaction and log as any move."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,11 +44,7 @@ def propose_trade(
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)
-        seat = seat_of(locked, user)
-        if seat.resigned:
-            raise NotAllowed(
-                f"you resigned from game #{locked.pk}: a bot plays your seat, it trades no more"
-            )
+        seat = _trading_seat(locked, user)
         engine = engine_for(locked)
         commands = parse_commands(engine, text=text, command=command)
         if len(commands) != 1:
@@ -59,6 +55,7 @@ def propose_trade(
         formatted = engine.format(trade)
         if parties is None:
             raise IllegalMove(f"{formatted} is not a trade: submit it as a move", command=formatted)
+        _refuse_resigned_parties(locked, parties, formatted)
         try:
             _, events = engine.apply(locked.state, None, trade)
         except IllegalCommand as exc:
@@ -80,6 +77,51 @@ def propose_trade(
         if set(offer.parties) <= set(offer.accepted_by):
             _execute(locked, offer, source)
         return offer
+
+
+def _trading_seat(game: Game, user: Any) -> Seat:
+    """The user's seat, unless they resigned: a bot plays it on, and a bot neither proposes
+    nor answers trades, so the seat's money moves by its own moves only."""
+    seat = seat_of(game, user)
+    if seat.resigned:
+        raise NotAllowed(
+            f"you resigned from game #{game.pk}: a bot plays your seat, it trades no more"
+        )
+    return seat
+
+
+def _refuse_resigned_parties(game: Game, parties: Collection[int], formatted: str) -> None:
+    """A trade may not name a resigned seat: nobody would answer for it."""
+    resigned = game.seats.select_related("user").filter(order__in=parties, resigned=True)
+    seat = resigned.order_by("order").first()
+    if seat is not None:
+        raise IllegalMove(
+            f"{seat.name} resigned: a bot plays that seat, it trades no more", command=formatted
+        )
+
+
+def close_offers_of(*, game: Game, seat: Seat, now: datetime, why: str) -> list[TradeOffer]:
+    """Close the open offers of a seat that resigns (``why``: "resigned", "forfeited"), in
+    the resignation's transaction: the ones it made are withdrawn, the ones naming it as a
+    party are declined (even if it had accepted: its acceptance was a person's, the seat is
+    a bot's now). The message says why, for the other parties' offer list."""
+    closed = []
+    still_open = TradeOffer.objects.select_for_update().filter(
+        game=game, status=TradeOffer.Status.OPEN
+    )
+    for offer in still_open.order_by("pk"):
+        if offer.proposer_id == seat.pk:
+            status = TradeOffer.Status.WITHDRAWN
+        elif seat.order in offer.parties:
+            status = TradeOffer.Status.DECLINED
+        else:
+            continue
+        offer.status = status
+        offer.message = f"{status}: {seat.name} {why}"
+        offer.resolved_at = now
+        offer.save(update_fields=["status", "message", "resolved_at"])
+        closed.append(offer)
+    return closed
 
 
 def _locked_offer(offer: TradeOffer | int) -> tuple[Game, TradeOffer]:
@@ -124,12 +166,14 @@ def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> 
         raise InvalidRequest(f"unknown source {source!r}")
     with transaction.atomic():
         game, locked = _locked_offer(offer)
+        seat = _trading_seat(game, user)
         now = timezone.now()
         _require_open_offer(locked, now)
         require_active(game)
-        seat = seat_of(game, user)
         if seat.order not in locked.parties:
             raise NotAllowed(_not_a_party(locked))
+        # (an offer left open by a resignation before offers were closed with it)
+        _refuse_resigned_parties(game, locked.parties, locked.text)
         if seat.order not in locked.accepted_by:
             locked.accepted_by = [*locked.accepted_by, seat.order]
             locked.save(update_fields=["accepted_by"])
@@ -188,9 +232,9 @@ def withdraw_trade(*, offer: TradeOffer | int, user: Any) -> TradeOffer:
 def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
     with transaction.atomic():
         game, locked = _locked_offer(offer)
+        seat = _trading_seat(game, user)
         now = timezone.now()
         _require_open_offer(locked, now)
-        seat = seat_of(game, user)
         if status == TradeOffer.Status.WITHDRAWN and seat.pk != locked.proposer_id:
             hint = "; decline it instead" if seat.order in locked.parties else ""
             raise NotAllowed(

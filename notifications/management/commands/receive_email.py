@@ -1,9 +1,12 @@
 """``manage.py receive_email < message.eml``: the mail server pipe of the email door.
 
 Exit 0 when the message was handled (played, refused with an answer to the player, or
-ignored); 75 (``EX_TEMPFAIL``) when the database or the outgoing mail server failed, so that
-the MTA keeps the message and delivers it again later (the Message-ID makes that harmless).
-Postfix: see ``docs/decisions/0005-email-door.md``.
+ignored); 75 (``EX_TEMPFAIL``) when the database could not be reached or the outgoing mail
+server failed, so that the MTA keeps the message and delivers it again later (the
+Message-ID makes that harmless); 65 (``EX_DATAERR``) for an empty message, or one the
+database refuses to store (a fault of the message or ours that another delivery would only
+repeat): logged, and the MTA returns it to its sender. Postfix: see
+``docs/decisions/0005-email-door.md``.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any, BinaryIO
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from notifications.inbound import AnswerNotSent, receive
+from notifications.inbound import parse, receive, transient
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +43,13 @@ class Command(BaseCommand):
         if not raw.strip():
             raise CommandError("no message on stdin", returncode=EX_DATAERR)
         try:
-            outcome = receive(raw)
-        except (DatabaseError, AnswerNotSent) as exc:
-            log.warning("receive_email: transient failure, the MTA will retry: %r", exc)
-            raise CommandError(f"transient failure: {exc}", returncode=EX_TEMPFAIL) from exc
+            outcome = receive(parse(raw))
+        except Exception as exc:
+            if transient(exc):
+                log.warning("receive_email: transient failure, the MTA will retry: %r", exc)
+                raise CommandError(f"transient failure: {exc}", returncode=EX_TEMPFAIL) from exc
+            if isinstance(exc, DatabaseError):  # it would fail the same way every time
+                log.exception("receive_email: message refused: the database would not take it")
+                raise CommandError(f"message refused: {exc}", returncode=EX_DATAERR) from exc
+            raise  # a bug: exit 1, the MTA bounces the message, the traceback is logged
         self.stdout.write(f"{outcome.status}: {outcome.reason or ', '.join(outcome.commands)}")

@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from games.services import timeouts
+from games.services import hooks, timeouts
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
@@ -20,3 +20,11 @@ def sweep_deadlines() -> dict[str, Any]:
         "missed": sum(len(r.missed) for r in results),
         "forfeited": sum(len(r.forfeited) for r in results),
     }
+
+
+@shared_task(name="games.tasks.announce_moves", ignore_result=True)
+def announce_moves() -> int:
+    """Every few seconds (Celery beat): announce committed moves from the outbox to the apps
+    built on the games (their emails). Idempotent: rows are claimed with a lease and deleted
+    once announced; a lapsed claim is announced again to idempotent receivers."""
+    return hooks.announce_pending()

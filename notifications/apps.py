@@ -9,7 +9,7 @@ class NotificationsConfig(AppConfig):
         from anymail.signals import inbound
 
         from games.services.hooks import moves_committed
-        from notifications.receivers import enqueue_notices, receive_inbound
+        from notifications.receivers import notify_players, receive_inbound
 
-        moves_committed.connect(enqueue_notices, dispatch_uid="notifications.enqueue_notices")
+        moves_committed.connect(notify_players, dispatch_uid="notifications.notify_players")
         inbound.connect(receive_inbound, dispatch_uid="notifications.receive_inbound")

@@ -1,7 +1,9 @@
 """The email door: a player moves by replying to a turn email.
 
 Both doors (``manage.py receive_email`` for a mail server pipe, and django-anymail's inbound
-webhook) call :func:`receive` with the message. It
+webhook) call :func:`receive` with the same kind of message, anymail's
+``AnymailInboundMessage`` (the pipe's raw bytes go through :func:`parse`), read the same way:
+one reply, one verdict, whichever door it came by. It
 
 1. ignores automatic mail (auto-replies, bounces, lists), without an answer: no loops;
 2. finds our signed reply address among the recipients and checks that the sender is the
@@ -18,8 +20,6 @@ See ``docs/decisions/0005-email-door.md``.
 
 from __future__ import annotations
 
-import email
-import email.policy
 import hashlib
 import logging
 from dataclasses import dataclass, field
@@ -27,8 +27,10 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from typing import Any
 
+from anymail.inbound import AnymailInboundMessage
 from django.conf import settings
-from django.utils import timezone
+from django.db import InterfaceError, OperationalError
+from django.utils import translation
 
 from games import selectors
 from games.models import Game, Seat
@@ -38,7 +40,7 @@ from notifications.addresses import parse_reply_address
 from notifications.emails import render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, reply_lines
-from notifications.services import COMMANDS_SHOWN, Notice, claim
+from notifications.services import COMMANDS_SHOWN, Notice, claim, send_stored, store
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +78,27 @@ class Outcome:
 # -- reading the message -----------------------------------------------------------------------
 
 
-def as_message(raw: bytes | Message) -> EmailMessage:
-    """A message with the modern API (``get_body``, decoded headers)."""
-    if isinstance(raw, EmailMessage) and isinstance(raw.policy, email.policy.EmailPolicy):
-        return raw
-    data = raw if isinstance(raw, bytes) else raw.as_bytes()
-    parsed = email.message_from_bytes(data, policy=email.policy.default)
-    assert isinstance(parsed, EmailMessage)
+def parse(raw: bytes) -> AnymailInboundMessage:
+    """A raw message (the mail server pipe's) as the webhooks hand theirs over: anymail's
+    message, parsed with the modern API (``get_body``, decoded headers)."""
+    parsed = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+    assert isinstance(parsed, AnymailInboundMessage)
     return parsed
+
+
+def as_message(raw: bytes | Message) -> AnymailInboundMessage:
+    """The message as both doors give it (bytes and other messages are parsed)."""
+    if isinstance(raw, AnymailInboundMessage):
+        return raw
+    return parse(raw if isinstance(raw, bytes) else raw.as_bytes())
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether a failure to handle a message will pass, so that the door asks for it again
+    (exit 75, HTTP 500): the database unreachable or busy (a lost connection, a deadlock, a
+    lock timeout), or the answer not sent. Anything else would fail the same way on every
+    delivery, for days: the door logs it and refuses the message for good."""
+    return isinstance(exc, (OperationalError, InterfaceError, AnswerNotSent))
 
 
 def header(message: Message, name: str) -> str:
@@ -138,16 +153,34 @@ def addressed_seat(message: Message) -> tuple[int, int] | None:
 
 
 def message_id(message: Message) -> str:
-    return header(message, "Message-ID")
+    """The Message-ID, or "" when it is not one: RFC 5322 ids are printable ASCII, and
+    anything else (a NUL, an undecodable byte) could be neither stored nor sent back in
+    the answer's ``In-Reply-To``."""
+    mid = header(message, "Message-ID")
+    return mid if mid.isascii() and mid.isprintable() else ""
 
 
 def idempotency_key(message: Message) -> str:
     """The Message-ID (a redelivered email has the same one); a digest of the message when
-    it has none or a very long one."""
+    it has none, a very long one, or one that is not an id."""
     mid = message_id(message)
     if mid and len(mid) <= 200:
         return mid
-    return "sha256:" + hashlib.sha256(message.as_bytes()).hexdigest()
+    return "sha256:" + _digest(message)
+
+
+def _digest(message: Message) -> str:
+    """A digest of what a redelivery repeats: the headers (but the MIME structure's, whose
+    boundary a webhook's message draws anew on each post) and each part's content."""
+    digest = hashlib.sha256()
+    for name, value in message.items():
+        if name.lower() not in ("content-type", "mime-version"):
+            digest.update(f"{name}: {value}\n".encode("utf-8", errors="surrogatepass"))
+    for part in message.walk():
+        payload = None if part.is_multipart() else part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            digest.update(payload)
+    return digest.hexdigest()
 
 
 def answer_key(key: str) -> str:
@@ -160,7 +193,8 @@ def answer_key(key: str) -> str:
 
 def receive(raw: bytes | Message) -> Outcome:
     """Handle one incoming email (see the module's docstring). Database errors and
-    :class:`AnswerNotSent` propagate: the caller reports a transient failure."""
+    :class:`AnswerNotSent` propagate: the door asks :func:`transient` whether to have the
+    message delivered again, or to log it as refused."""
     message = as_message(raw)
     why = automatic(message)
     if why:
@@ -284,7 +318,9 @@ def _answer(
     verdict: dict[str, Any],
 ) -> bool:
     """Send the answer once per incoming Message-ID (the Notification row is the claim,
-    and carries the verdict before anything is sent)."""
+    and carries the verdict before anything is sent). The answer is stored on the row
+    before the SMTP conversation, so a failed send is retried by the periodic task (and by
+    the message's redelivery) as the same email."""
     game = Game.objects.get(pk=seat.game_id)
     note = claim(game, notice, verdict=verdict)
     if note is None:
@@ -292,34 +328,26 @@ def _answer(
     user = seat.user
     assert user is not None
     theirs = message_id(message)
-    try:
-        email_message = render_email(
-            template,
-            {**context, "game": game, "game_name": engine_for(game).name, "name": seat.name},
-            to=user.email,
-            language=user.language or settings.LANGUAGE_CODE,
-            time_zone=user.time_zone,
-            game_id=game.pk,
-            seat_id=seat.pk,
-            user_id=user.pk,
-        )
+    if not note.subject:
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            email_message = render_email(
+                template,
+                {**context, "game": game, "game_name": engine_for(game).name, "name": seat.name},
+                to=user.email,
+                language=user.language or settings.LANGUAGE_CODE,
+                time_zone=user.time_zone,
+                game_id=game.pk,
+                seat_id=seat.pk,
+                user_id=user.pk,
+            )
         root = thread_root(game.pk)
         if theirs:
             email_message.extra_headers["In-Reply-To"] = theirs
             email_message.extra_headers["References"] = f"{root} {theirs}"
         # RFC 3834: an automatic answer to a person's message.
         email_message.extra_headers["Auto-Submitted"] = "auto-replied"
-        email_message.send()
-    except Exception as exc:
-        log.exception("the answer to %s could not be sent", theirs or notice.key)
-        Notification.objects.filter(pk=note.pk).update(
-            status=Notification.Status.FAILED, error=repr(exc)[:1000]
-        )
-        raise AnswerNotSent(repr(exc)) from exc
-    Notification.objects.filter(pk=note.pk).update(
-        status=Notification.Status.SENT,
-        sent_at=timezone.now(),
-        message_id=email_message.extra_headers["Message-ID"],
-        error="",
-    )
+        store(note, email_message)
+    if not send_stored(note):
+        note.refresh_from_db()
+        raise AnswerNotSent(note.error)
     return True

@@ -1,5 +1,6 @@
 """What the notifications app stores: each person's email choices, and one row per email
-(claimed before it is sent, so a retried or duplicated task never sends it twice)."""
+(claimed before it is sent, so a retried or duplicated task never sends it twice; it keeps
+the email itself until it is sent, so a lost worker's email goes out again unchanged)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ class EmailPreference(models.Model):
 
 class Notification(models.Model):
     """One email to one person about one game: ``kind`` + ``key`` say which (the game
-    version it was about, or "end"). The unique row is the claim: whoever creates it (or
-    takes back a failed one with a conditional UPDATE) sends; everyone else does nothing."""
+    version it was about, or "end"). The unique row is the claim: whoever creates it sends;
+    everyone else does nothing. A claim is a lease: a row not ``sent`` whose ``due_at`` has
+    passed (a failed send waiting for its retry, or a sender that died mid-send) is taken
+    back by one caller with a conditional UPDATE and sent again from the stored message,
+    with the same Message-ID (see docs/decisions/0012-outbox-and-leases.md)."""
 
     class Kind(models.TextChoices):
         TURN = "turn", "your turn"
@@ -35,6 +39,11 @@ class Notification(models.Model):
         GAME_OVER = "game_over", "game over"
         ANSWER = "answer", "answer to an emailed move"  # key: a digest of the Message-ID
         FORFEIT = "forfeit", "forfeit after missed deadlines"  # key: "forfeit"
+        # The table (notifications/table.py): who sits down, who leaves, the start.
+        JOINED = "joined", "a player joined"  # key: "seat<pk of the new seat>"
+        LEFT = "left", "a player left"  # key: "seat<pk of the seat given up>"
+        STARTED = "started", "the game started"  # key: "start"
+        RESIGNED = "resigned", "resignation confirmed"  # key: "resigned"
 
     class Status(models.TextChoices):
         SENDING = "sending", "sending"
@@ -53,8 +62,25 @@ class Notification(models.Model):
     version = models.PositiveIntegerField(help_text="The game version the email was about.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.SENDING)
     attempts = models.PositiveSmallIntegerField(default=1)
+    due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While not sent: when the claim lapses (sending) or the retry is due "
+        "(failed); then the periodic task sends it again. Empty once sent or given up.",
+    )
     error = models.TextField(blank=True)
     message_id = models.CharField(max_length=255, blank=True)
+    subject = models.CharField(max_length=300, blank=True)
+    body_text = models.TextField(blank=True, help_text="The email's text part, as sent.")
+    body_html = models.TextField(
+        blank=True, help_text="The email's HTML part, kept until it is sent (for a resend)."
+    )
+    headers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="From, To, Reply-To and the extra headers (Message-ID, threading, "
+        "unsubscribe), so a resend is the same email.",
+    )
     verdict = models.JSONField(
         null=True,
         blank=True,
@@ -70,6 +96,15 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "game", "kind", "key"], name="notification_once"
+            ),
+        ]
+        indexes = [
+            # The resend sweep reads only the rows that wait (a handful), whatever the size
+            # of the table.
+            models.Index(
+                fields=["due_at"],
+                name="notification_waiting",
+                condition=models.Q(due_at__isnull=False),  # (a sent row has none)
             ),
         ]
 

@@ -8,33 +8,44 @@ from typing import Any
 
 from django.conf import settings
 
-from notifications.tasks import notify_moves
+from notifications import services
 
 log = logging.getLogger(__name__)
 
 
-def enqueue_notices(sender: Any, *, game_id: int, seqs: list[int], **kwargs: Any) -> None:
-    """Enqueue the emails the moves call for (ids only: the task reads the game itself)."""
-    try:
-        notify_moves.delay(game_id, seqs)
-    except Exception:
-        # The moves are committed whatever happens here: a broker outage must not turn a
-        # successful move into an error. The player still gets the deadline reminder.
-        log.exception("could not enqueue notifications for game #%s moves %s", game_id, seqs)
+def notify_players(sender: Any, *, game_id: int, seqs: list[int], **kwargs: Any) -> None:
+    """Send the emails the committed moves call for. It runs where the games' outbox is
+    drained (a worker), after the moves committed; it may run twice for the same moves (a
+    lapsed claim), which the notification rows make harmless. An exception keeps the
+    announcement for a later run."""
+    services.notify_game(game_id=game_id)
 
 
 def receive_inbound(sender: Any, *, event: Any, esp_name: str, **kwargs: Any) -> None:
     """anymail's ``inbound`` signal: the email door, like ``manage.py receive_email``.
 
     Anymail checks the webhook secret (HTTP basic auth) before it sends the signal, but
-    without a configured secret it accepts anyone: then we refuse. An exception here (the
-    database, the answer's SMTP) becomes a 500, and the provider posts the message again."""
+    without a configured secret it accepts anyone: then we refuse. A failure that will pass
+    (the database unreachable, the answer's SMTP) becomes a 500, and the provider posts the
+    message again; a message the database will not take, on any post, is logged as refused
+    and answered 200, so the provider does not post it again for days."""
     from anymail.exceptions import AnymailWebhookValidationFailure
+    from django.db import DatabaseError
 
-    from notifications.inbound import receive
+    from notifications.inbound import message_id, receive, transient
 
     if not getattr(settings, "ANYMAIL", {}).get("WEBHOOK_SECRET"):
         log.error("inbound %s webhook refused: ANYMAIL WEBHOOK_SECRET is not set", esp_name)
         raise AnymailWebhookValidationFailure("the inbound webhook has no secret configured")
-    outcome = receive(event.message)
+    try:
+        outcome = receive(event.message)
+    except DatabaseError as exc:
+        if transient(exc):
+            raise
+        log.exception(
+            "inbound %s webhook: message %s refused: the database would not take it",
+            esp_name,
+            message_id(event.message) or "(no id)",
+        )
+        return
     log.info("inbound %s webhook: %s %s", esp_name, outcome.status, outcome.reason)

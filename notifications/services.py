@@ -1,11 +1,15 @@
 """Who gets which email after a move, a finished game or a nearing deadline, and the claim
-that makes every email go out at most once.
+that makes every email go out once, and never get lost.
 
-The tasks in ``notifications.tasks`` only call :func:`notify_game` and
-:func:`send_reminders` with ids. Every email has a :class:`~notifications.models.Notification`
-row, unique per (user, game, kind, key), created *before* sending: a retried or duplicated
-task finds it and sends nothing. A failed send marks the row ``failed``; the next attempt
-takes it back with a conditional UPDATE (one worker wins) and tries again.
+:func:`notify_game` runs when the games announce committed moves (their outbox, drained by
+a worker); the tasks in ``notifications.tasks`` call :func:`send_reminders` and
+:func:`send_due`. Every email has a :class:`~notifications.models.Notification` row, unique
+per (user, game, kind, key), created *before* sending: a retried or duplicated run finds it
+and sends nothing. The claim is a lease (``due_at``): the email is stored on the row before
+the SMTP conversation, so when a send fails (``failed``, retried with backoff) or the worker
+dies mid-send (``sending`` past its lease), :func:`send_due` takes the row back with a
+conditional UPDATE (one caller wins) and sends the same email, with the same Message-ID.
+At worst a message that was in flight goes out twice; none is lost.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, Max
-from django.utils import timezone
+from django.core.mail import EmailMultiAlternatives
+from django.db.models import F, Max, Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from games import selectors
 from games.models import Game, Move, Seat
@@ -31,10 +37,6 @@ log = logging.getLogger(__name__)
 Kind = Notification.Kind
 COMMANDS_SHOWN = 15
 EVENTS_SHOWN = 30
-
-
-class DeliveryFailed(Exception):
-    """Some emails could not be sent (their rows are marked ``failed``); the task retries."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,7 @@ def send_reminders(*, now: datetime | None = None) -> int:
     """One reminder per deadline (key: the game version and the deadline, so a deadline the
     timeout sweep pushed back for a vacation, without a new version, gets its own) to every
     person the game waits on, once the deadline is nearer than the reminder window.
-    Failures are logged; the next sweep retries them."""
+    A failed one is retried by :func:`send_due`."""
     now = now or timezone.now()
     longest = timedelta(hours=float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS))
     due = Game.objects.filter(
@@ -231,80 +233,209 @@ def send_reminders(*, now: datetime | None = None) -> int:
             for s in seats
             if s.to_act and _playing(s) and wants(s.user, Kind.REMINDER)
         ]
-        try:
-            sent += deliver(game, seats, notices)
-        except DeliveryFailed as exc:
-            log.warning("reminders for game #%s: %s", game.pk, exc)
+        sent += deliver(game, seats, notices)
     return sent
 
 
 # -- claim and send ---------------------------------------------------------------------
+
+MAX_ATTEMPTS = 20
+"""Tries of one email (backoff 30 s doubling to an hour: about 16 hours) before it is given
+up (left ``failed`` without ``due_at``, logged as an error, visible in the admin)."""
+
+
+def lease() -> timedelta:
+    """How long a claim holds before another caller may take the email back: longer than
+    one SMTP conversation can take (``EMAIL_TIMEOUT``)."""
+    return timedelta(seconds=float(settings.NOTIFICATIONS_LEASE_SECONDS))
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """30 s after the first failed try, doubling, at most an hour."""
+    return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 3600))
 
 
 def claim(
     game: Game, notice: Notice, *, verdict: dict[str, Any] | None = None
 ) -> Notification | None:
     """The row for this email if this caller may send it now, else None (sent, or being
-    sent by someone else). A failed row is taken back by one caller only. ``verdict`` (an
-    answer's) is recorded on the row when it is created, before anything is sent."""
+    sent by someone else under a live lease). A failed row, or one whose sender's lease
+    lapsed, is taken back by one caller only. ``verdict`` (an answer's) is recorded on the
+    row when it is created, before anything is sent."""
     assert notice.seat.user_id is not None
+    now = timezone.now()
     note, created = Notification.objects.get_or_create(
         user_id=notice.seat.user_id,
         game=game,
         kind=notice.kind,
         key=notice.key,
-        defaults={"seat": notice.seat, "version": game.version, "verdict": verdict},
+        defaults={
+            "seat": notice.seat,
+            "version": game.version,
+            "verdict": verdict,
+            "due_at": now + lease(),
+        },
     )
     if created:
         return note
-    taken = Notification.objects.filter(pk=note.pk, status=Notification.Status.FAILED).update(
-        status=Notification.Status.SENDING, attempts=F("attempts") + 1
+    takeable = Q(status=Notification.Status.FAILED) | Q(
+        status=Notification.Status.SENDING, due_at__lte=now
     )
-    return note if taken else None
+    return take_back(note.pk, takeable, now)
+
+
+def take_back(pk: int, condition: Q, now: datetime) -> Notification | None:
+    """Claim row ``pk`` again if ``condition`` still holds (a conditional UPDATE: of callers
+    racing for it, one wins); the row, or None."""
+    taken = Notification.objects.filter(condition, pk=pk).update(
+        status=Notification.Status.SENDING, due_at=now + lease(), attempts=F("attempts") + 1
+    )
+    return Notification.objects.get(pk=pk) if taken else None
+
+
+def store(note: Notification, message: EmailMultiAlternatives) -> None:
+    """Keep the email on its row before it is sent, so a resend is the same email."""
+    html = next((body for body, kind in message.alternatives if kind == "text/html"), "")
+    note.subject = str(message.subject)[:300]
+    note.body_text = str(message.body)
+    note.body_html = str(html)
+    note.message_id = str(message.extra_headers.get("Message-ID", ""))
+    note.headers = {
+        "From": message.from_email,
+        "To": list(message.to),
+        "Reply-To": list(message.reply_to),
+        **{k: str(v) for k, v in message.extra_headers.items()},
+    }
+    Notification.objects.filter(pk=note.pk).update(
+        subject=note.subject,
+        body_text=note.body_text,
+        body_html=note.body_html,
+        message_id=note.message_id,
+        headers=note.headers,
+    )
+
+
+def stored_message(note: Notification) -> EmailMultiAlternatives:
+    """The email kept on the row, ready to send again (same headers, same Message-ID)."""
+    extra = {k: v for k, v in note.headers.items() if k not in ("From", "To", "Reply-To")}
+    message = EmailMultiAlternatives(
+        subject=note.subject,
+        body=note.body_text,
+        from_email=note.headers.get("From") or settings.DEFAULT_FROM_EMAIL,
+        to=note.headers.get("To") or [],
+        reply_to=note.headers.get("Reply-To") or [],
+        headers=extra,
+    )
+    if note.body_html:
+        message.attach_alternative(note.body_html, "text/html")
+    return message
+
+
+def send_stored(note: Notification) -> bool:
+    """Send the row's stored email; mark it sent, or failed with its next try. True: sent."""
+    try:
+        stored_message(note).send()
+    except Exception as exc:
+        log.exception("%s email %s for game #%s failed", note.kind, note.key, note.game_id)
+        failed(note, exc)
+        return False
+    Notification.objects.filter(pk=note.pk).update(
+        status=Notification.Status.SENT,
+        sent_at=timezone.now(),
+        due_at=None,
+        body_html="",  # the text stays (the player's data); the HTML served its resends
+        error="",
+    )
+    return True
+
+
+def failed(note: Notification, exc: Exception) -> None:
+    """Mark the row failed, due again after the backoff (or given up after the last try)."""
+    given_up = note.attempts >= MAX_ATTEMPTS
+    if given_up:
+        log.error("%s email %s for game #%s given up", note.kind, note.key, note.game_id)
+    Notification.objects.filter(pk=note.pk).update(
+        status=Notification.Status.FAILED,
+        error=repr(exc)[:1000],
+        due_at=None if given_up else timezone.now() + retry_delay(note.attempts),
+    )
 
 
 def deliver(game: Game, seats: list[Seat], notices: list[Notice]) -> int:
-    """Claim and send each notice; raise :class:`DeliveryFailed` at the end if any failed
-    (the others are sent and stay sent)."""
+    """Claim, compose, store and send each notice; how many were sent. A failure marks its
+    row for :func:`send_due` and does not stop the others."""
     sent = 0
-    failures: list[str] = []
     for notice in notices:
         note = claim(game, notice)
         if note is None:
             continue
-        try:
-            message = compose(game, seats, notice)
-            message.send()
-        except Exception as exc:
-            log.exception("%s email for game #%s failed", notice.kind, game.pk)
-            Notification.objects.filter(pk=note.pk).update(
-                status=Notification.Status.FAILED, error=repr(exc)[:1000]
-            )
-            failures.append(f"{notice.kind} to user {note.user_id}: {exc!r}")
-            continue
-        Notification.objects.filter(pk=note.pk).update(
-            status=Notification.Status.SENT,
-            sent_at=timezone.now(),
-            message_id=message.extra_headers["Message-ID"],
-            error="",
-        )
-        sent += 1
-    if failures:
-        raise DeliveryFailed("; ".join(failures))
+        if not note.subject:  # (a row taken back may hold its email already)
+            try:
+                store(note, compose(game, seats, notice))
+            except Exception as exc:
+                log.exception("%s email for game #%s not composed", notice.kind, game.pk)
+                failed(note, exc)
+                continue
+        sent += send_stored(note)
     return sent
+
+
+def send_due(*, now: datetime | None = None, batch: int = 100) -> int:
+    """Send again every email whose retry is due or whose sender's lease lapsed (the
+    periodic task); how many were sent. Each row is taken back by one caller only."""
+    now = now or timezone.now()
+    waiting = Q(status=Notification.Status.FAILED) | Q(status=Notification.Status.SENDING)
+    due = list(
+        Notification.objects.filter(waiting, due_at__lte=now)
+        .order_by("due_at")
+        .values_list("pk", flat=True)[:batch]
+    )
+    sent = 0
+    for pk in due:
+        note = take_back(pk, waiting & Q(due_at__lte=now), now)
+        if note is None:
+            continue
+        if not note.subject and not _compose_again(note):
+            continue
+        sent += send_stored(note)
+    return sent
+
+
+def _compose_again(note: Notification) -> bool:
+    """A row whose sender died before its email was stored: compose it now (nothing was
+    sent). An answer to a reply cannot be: the reply's redelivery answers it."""
+    seats = _seats(note.game)
+    seat = next((s for s in seats if s.pk == note.seat_id), None)
+    if note.kind == Kind.ANSWER or seat is None:
+        Notification.objects.filter(pk=note.pk).update(
+            status=Notification.Status.FAILED, due_at=None, error="nothing stored to resend"
+        )
+        return False
+    try:
+        store(note, compose(note.game, seats, Notice(seat, note.kind, note.key)))
+    except Exception as exc:
+        log.exception("%s email %s for game #%s not composed", note.kind, note.key, note.game_id)
+        failed(note, exc)
+        return False
+    return True
 
 
 # -- what the email says ----------------------------------------------------------------
 
 
 def compose(game: Game, seats: list[Seat], notice: Notice) -> Any:
+    """The email for one notice, every word in its recipient's language (the engine's
+    sentences and board too: they are rendered while that language is active)."""
     user = notice.seat.user
     assert user is not None
+    language = user.language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = email_context(game, seats, notice.seat, notice.kind)
     return render_email(
         notice.kind,
-        email_context(game, seats, notice.seat, notice.kind),
+        context,
         to=user.email,
-        language=user.language or settings.LANGUAGE_CODE,
+        language=language,
         time_zone=user.time_zone,
         game_id=game.pk,
         seat_id=notice.seat.pk,
@@ -402,13 +533,20 @@ def _events_since(
 
 
 def _forfeit_sentence(game: Game, forfeiter: Seat | None, reader: Seat) -> str:
-    """Like the log's other sentences (the engines'), in English."""
+    """Like the log's other sentences, in the reader's language (active while composing)."""
     n = game.max_timeouts
-    missed = "the deadline" if n == 1 else f"{n} deadlines in a row"
     if forfeiter is not None and forfeiter.pk == reader.pk:
-        return f"You missed {missed} and forfeited: a bot plays your seat on."
-    name = forfeiter.name if forfeiter is not None else "A player"
-    return f"{name} missed {missed} and forfeited: a bot plays the seat on."
+        return ngettext(
+            "You missed the deadline and forfeited: a bot plays your seat on.",
+            "You missed %(n)s deadlines in a row and forfeited: a bot plays your seat on.",
+            n,
+        ) % {"n": n}
+    name = forfeiter.name if forfeiter is not None else gettext("A player")
+    return ngettext(
+        "%(name)s missed the deadline and forfeited: a bot plays the seat on.",
+        "%(name)s missed %(n)s deadlines in a row and forfeited: a bot plays the seat on.",
+        n,
+    ) % {"n": n, "name": name}
 
 
 def _placings(game: Game, seats: list[Seat], seat: Seat) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""The one write path enqueues the notifications task after the commit, and only then."""
+"""The one write path announces committed moves through its outbox (a row in the move's
+transaction), and only committed ones; the emails follow from the announcement."""
 
 from __future__ import annotations
 
@@ -39,35 +40,58 @@ def test_a_rolled_back_move_notifies_nobody(
     assert not mail.outbox
 
 
-def test_a_broker_outage_does_not_fail_the_move(
-    make_game, ada, bob, monkeypatch, caplog, django_capture_on_commit_callbacks
+def test_with_a_worker_the_move_leaves_its_announcement_for_the_periodic_task(
+    make_game, ada, bob, settings, django_capture_on_commit_callbacks
 ):
-    """The broker refuses the task after the commit: the move stands, the submission
-    answers normally, nothing is sent, and the failure is logged."""
+    """Tasks not eager (a worker runs them): the move commits with its announcement in the
+    outbox and the request sends nothing (no broker round trip in the move path); the
+    periodic task announces it and the next player gets their email, once."""
     from games.engines.registry import get_engine
-    from games.models import Move
-    from notifications import tasks
+    from games.models import Announcement
+    from games.tasks import announce_moves
 
-    tried: list[object] = []
-
-    def down(*args: object) -> None:
-        tried.append(args)
-        raise ConnectionRefusedError("[Errno 111] Connection refused (the broker is down)")
-
-    monkeypatch.setattr(tasks.notify_moves, "delay", down)
     game = make_game(ada, bob)
+    Announcement.objects.all().delete()  # (the start's: its commit callbacks never ran here)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     engine = get_engine(game.game_type)
     seat = game.seats.select_related("user").get(to_act=True)
     text = engine.format(engine.legal_commands(game.state, seat.order)[0])
 
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         result = services.submit_command(game=game.pk, user=seat.user, text=text, source="web")
 
-    assert tried  # the hook ran after the commit and reached for the broker
-    assert [m.text for m in result.moves][:1] == [text]
-    move = Move.objects.get(game=game, seq=1)
-    assert (move.seat_id, move.text, move.source) == (seat.pk, text, "web")
-    game.refresh_from_db()
-    assert game.version == result.version >= 1
-    assert "could not enqueue" in caplog.text
-    assert not mail.outbox
+    assert not callbacks and not mail.outbox
+    assert [a.seqs for a in Announcement.objects.filter(game=game)] == [
+        [m.seq for m in result.moves]
+    ]
+    assert announce_moves.apply().get() == 1
+    assert not Announcement.objects.exists()
+    waiting = game.seats.select_related("user").get(to_act=True).user
+    assert [m.to for m in mail.outbox] == [[waiting.email]]
+    assert announce_moves.apply().get() == 0  # nothing left, nothing sent twice
+    assert len(mail.outbox) == 1
+
+
+def test_a_lapsed_claim_is_announced_again_and_emails_go_once(
+    make_game, ada, bob, settings, django_capture_on_commit_callbacks
+):
+    """A worker claimed the announcement and died: the claim lapses and the next run
+    announces it; the email rows make the second announcement send nothing twice."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Announcement
+    from games.services import hooks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    game = make_game(ada, bob)
+    assert Announcement.objects.filter(game=game).exists()
+    hooks._claim(10)  # ... and the worker died
+    assert hooks.announce_pending() == 0  # the claim holds
+    Announcement.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert hooks.announce_pending() == 1
+    assert len(mail.outbox) == 1
+    Announcement.objects.create(game=game, seqs=[0])  # announced twice
+    assert hooks.announce_pending() == 1
+    assert len(mail.outbox) == 1

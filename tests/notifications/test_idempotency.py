@@ -1,9 +1,10 @@
-"""A retried or duplicated task never sends a second email; a failed send is retried."""
+"""A repeated announcement never sends a second email; a failed send is retried by the
+periodic task, from the stored email, with the same Message-ID."""
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -11,15 +12,16 @@ from django.db import connection
 
 from notifications import services
 from notifications.models import Notification
-from notifications.tasks import notify_moves
+from notifications.services import notify_game
+from notifications.tasks import send_due
 
 
 @pytest.mark.django_db
-def test_the_task_run_twice_sends_one_email(make_game, ada, bob):
+def test_notifying_twice_sends_one_email(make_game, ada, bob):
     game = make_game(ada, bob)
-    assert notify_moves(game.pk, [0]) == 1
-    assert notify_moves(game.pk, [0]) == 0
-    assert notify_moves.apply(args=[game.pk, [0]]).get() == 0  # as a worker would run it
+    assert notify_game(game_id=game.pk) == 1
+    assert notify_game(game_id=game.pk) == 0
+    assert send_due.apply().get() == 0  # the periodic task finds nothing to resend
     assert len(mail.outbox) == 1
     assert Notification.objects.get().status == Notification.Status.SENT
 
@@ -29,46 +31,72 @@ def test_a_failed_send_is_recorded_and_sent_once_by_the_retry(make_game, ada, bo
     game = make_game(ada, bob)
     port = settings.EMAIL_PORT
     settings.EMAIL_PORT = 9  # nothing listens there: the SMTP connection is refused
-    with pytest.raises(services.DeliveryFailed):
-        services.notify_game(game_id=game.pk)
+    assert services.notify_game(game_id=game.pk) == 0
     failed = Notification.objects.get()
     assert failed.status == Notification.Status.FAILED
     assert "Connection" in failed.error or "refused" in failed.error
+    assert failed.due_at is not None and failed.message_id  # stored, due after the backoff
+    assert services.send_due() == 0  # not due yet
     settings.EMAIL_PORT = port
-    assert notify_moves(game.pk, [0]) == 1  # the retry
-    assert notify_moves(game.pk, [0]) == 0
-    assert len(smtp.wait_for(1)) == 1
+    later = failed.due_at + timedelta(seconds=1)
+    assert services.send_due(now=later) == 1  # the retry
+    assert services.send_due(now=later) == 0
+    assert notify_game(game_id=game.pk) == 0
+    [message] = smtp.wait_for(1)
+    assert message["Message-ID"] == failed.message_id
     sent = Notification.objects.get()
-    assert (sent.status, sent.attempts, sent.error) == (Notification.Status.SENT, 2, "")
+    assert (sent.status, sent.attempts, sent.error, sent.due_at) == (
+        Notification.Status.SENT,
+        2,
+        "",
+        None,
+    )
 
 
 @pytest.mark.django_db
-def test_the_task_retries_a_failed_send_and_the_retry_sends_one_email(
-    make_game, ada, bob, smtp, monkeypatch
-):
-    """SMTP refuses the first connection; Celery's retry (run at once when eager) sends the
-    email: one email, one row, two attempts."""
-    from django.core.mail.backends.smtp import EmailBackend
+def test_a_send_whose_worker_died_is_sent_again_after_its_lease(make_game, ada, bob, smtp):
+    """A row left 'sending' (its worker was killed between the claim and the end of the
+    SMTP conversation) is sent again once the lease lapses, with the same Message-ID; not
+    before (another worker may still be sending it)."""
+    from django.utils import timezone
 
     game = make_game(ada, bob)
-    opened: list[int] = []
-    init = EmailBackend.__init__
+    seats = services._seats(game)
+    seat = next(s for s in seats if s.to_act)
+    notice = services.Notice(seat, Notification.Kind.TURN, f"v{game.version}")
+    note = services.claim(game, notice)
+    assert note is not None
+    services.store(note, services.compose(game, seats, notice))  # ... and then the worker died
+    assert services.claim(game, notice) is None  # the lease holds
+    assert services.send_due() == 0
+    assert notify_game(game_id=game.pk) == 0
+    lapsed = timezone.now() + services.lease() + timedelta(seconds=1)
+    assert services.send_due(now=lapsed) == 1
+    [message] = smtp.wait_for(1)
+    note.refresh_from_db()
+    assert message["Message-ID"] == note.message_id
+    assert message["To"] == seat.user.email
+    assert (note.status, note.attempts) == (Notification.Status.SENT, 2)
 
-    def first_to_a_closed_port(self: EmailBackend, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        opened.append(self.port)
-        if len(opened) == 1:
-            self.port = 9  # nothing listens there: the connection is refused
 
-    monkeypatch.setattr(EmailBackend, "__init__", first_to_a_closed_port)
-
-    assert notify_moves.apply(args=[game.pk, [0]]).get() == 1
-
-    assert len(opened) == 2  # the failed attempt, then the retry
-    assert len(smtp.wait_for(1)) == 1
-    assert len(smtp.wait_for(2, timeout=0.5)) == 1
-    sent = Notification.objects.get()
-    assert (sent.status, sent.attempts, sent.error) == (Notification.Status.SENT, 2, "")
+@pytest.mark.django_db
+def test_an_email_failing_every_time_is_given_up_after_the_last_try(make_game, ada, bob, settings):
+    game = make_game(ada, bob)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9
+    assert notify_game(game_id=game.pk) == 0
+    note = Notification.objects.get()
+    tries = 1
+    while note.due_at is not None:
+        assert services.send_due(now=note.due_at) == 0
+        note = Notification.objects.get()
+        tries += 1
+    assert tries == note.attempts == services.MAX_ATTEMPTS
+    assert note.status == Notification.Status.FAILED
+    delays = [services.retry_delay(n).total_seconds() for n in range(1, services.MAX_ATTEMPTS)]
+    assert delays[:4] == [30, 60, 120, 240]  # doubling ...
+    assert max(delays) == 3600  # ... up to an hour
+    assert sum(delays) / 3600 > 12  # tried for half a day and more
 
 
 @pytest.mark.postgres
@@ -84,7 +112,7 @@ def test_two_concurrent_runs_send_one_email(make_game, ada, bob):
     def run() -> None:
         try:
             barrier.wait(timeout=10)
-            results.append(notify_moves(game.pk, [0]))
+            results.append(notify_game(game_id=game.pk))
         except Exception as exc:  # pragma: no cover - shown by the assertion
             results.append(exc)
         finally:

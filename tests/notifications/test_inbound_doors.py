@@ -18,7 +18,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Move
-from notifications.tasks import notify_moves
+from notifications.services import notify_game
 from tests.notifications.conftest import commands_offered, reply_to, text_part
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def _auth(secret: str) -> str:
 def reply(make_game, ada, bob, smtp, settings):
     settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET}
     game = make_game(ada, bob)
-    notify_moves(game.pk, [0])
+    notify_game(game_id=game.pk)
     [turn] = smtp.wait_for(1)
     command = commands_offered(turn)[0]
     return game, command, reply_to(turn, command)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from games.models import Move
 from notifications.quotes import body_text, commands_of, html_to_text, reply_lines
-from notifications.tasks import notify_moves
+from notifications.services import notify_game
 from tests.notifications.conftest import commands_offered, deliver, reply_to
 
 QUOTE = "> It is your turn in Vegas #3.\n>\n>   place 1\n>   place 5\n"
@@ -135,7 +135,7 @@ def test_it_keeps_the_commands_above_the_quote_and_nothing_quoted(mine, quoted, 
 @pytest.fixture
 def turn_email(make_game, ada, bob, smtp):
     game = make_game(ada, bob)
-    notify_moves(game.pk, [0])
+    notify_game(game_id=game.pk)
     [message] = smtp.wait_for(1)
     return game, message
 

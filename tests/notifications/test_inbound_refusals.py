@@ -11,7 +11,7 @@ import pytest
 from games.models import Game, Move, Seat
 from notifications.addresses import reply_address
 from notifications.models import Notification
-from notifications.tasks import notify_moves
+from notifications.services import notify_game
 from tests.notifications.conftest import commands_offered, deliver, play, reply_to, text_part
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def turn(make_game, ada, bob, smtp):
     """A started game and the turn email its first player received."""
     game = make_game(ada, bob)
-    notify_moves(game.pk, [0])
+    notify_game(game_id=game.pk)
     [message] = smtp.wait_for(1)
     return game, message
 

@@ -1,9 +1,9 @@
-"""End to end: a move through the service, the task through Redis to a real Celery worker,
-the email to a real SMTP server.
+"""End to end: a move through the service, its announcement drained by the periodic task
+through Redis on a real Celery worker, the email to a real SMTP server.
 
 Isolation: the suite runs tasks eagerly (lords/pytest_plugin.py); this test alone turns that
-off, routes the notification task to a queue of its own (so that it consumes only its own
-tasks, whoever else shares the Redis database) and removes the queue's keys afterwards."""
+off, routes the tasks to a queue of its own (so that it consumes only its own tasks, whoever
+else shares the Redis database) and removes the queue's keys afterwards."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import os
 import threading
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -19,6 +20,7 @@ from django.db import connection
 
 from games import services
 from games.engines.registry import get_engine
+from games.tasks import announce_moves
 from lords.celery import app
 
 pytestmark = [
@@ -30,11 +32,12 @@ pytestmark = [
 
 
 @pytest.fixture
-def worker() -> Iterator[str]:
+def worker(settings: Any) -> Iterator[str]:
     queue = f"test-notifications-{uuid.uuid4().hex[:12]}"
     saved = (app.conf.task_always_eager, app.conf.task_routes)
     app.conf.task_always_eager = False
-    app.conf.task_routes = {"notifications.tasks.*": {"queue": queue}}
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # the move path leaves its announcement
+    app.conf.task_routes = {"games.tasks.*": {"queue": queue}}
     main = threading.main_thread()
 
     def close_worker_connection(**kwargs: object) -> None:
@@ -58,6 +61,7 @@ def worker() -> Iterator[str]:
 
 def test_a_submitted_move_reaches_the_player_through_the_worker(worker, make_game, ada, bob, smtp):
     game = make_game(ada, bob)
+    announce_moves.delay()  # (Celery beat's tick)
     [started] = smtp.wait_for(1)  # the start's notice, through the worker too
     first = game.seats.select_related("user").get(to_act=True).user
     assert started["To"] == first.email
@@ -65,6 +69,7 @@ def test_a_submitted_move_reaches_the_player_through_the_worker(worker, make_gam
     assert game.state is not None
     text = engine.format(engine.legal_commands(game.state, engine.to_act(game.state)[0])[0])
     services.submit_command(game=game.pk, user=first, text=text)
+    announce_moves.delay()
     messages = smtp.wait_for(2)
     assert len(messages) == 2
     game.refresh_from_db()

@@ -57,25 +57,36 @@ def test_not_your_turn_names_every_seat_the_game_waits_on(ada, bob):
     assert "seat 4" in not_your_turn([4], seats)  # seats not read: still says which
 
 
-def test_notifications_are_hooked_after_commit_only(
-    make_game, ada, bob, monkeypatch, django_capture_on_commit_callbacks
+def test_moves_are_announced_after_commit_only(
+    make_game, ada, bob, django_capture_on_commit_callbacks
 ):
+    """The apps built on the games hear of committed moves (the outbox, drained after the
+    commit when tasks run eagerly), never of rolled-back ones."""
+    from games.models import Announcement
+    from games.services.hooks import moves_committed
+
     calls = []
-    monkeypatch.setattr(
-        "games.services.hooks.after_moves", lambda game_id, seqs: calls.append((game_id, seqs))
-    )
-    game = make_game(ada, bob, start=False)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.start_game(game=game, by=ada)
-    assert calls == [(game.pk, [0])]
-    seat = seat_to_act(game)
-    with (
-        django_capture_on_commit_callbacks(execute=True) as callbacks,
-        pytest.raises(services.ServiceError),
-    ):
-        services.submit_command(game=game, user=seat.user, text=f"{legal_text(game)}; place 1")
-    assert callbacks == [] and calls == [(game.pk, [0])]
-    with django_capture_on_commit_callbacks(execute=True):
-        services.submit_command(game=game, user=seat.user, text=legal_text(game))
-    assert calls[-1] == (game.pk, [1])
-    assert Move.objects.filter(game=game).count() == 2
+
+    def heard(sender: object, *, game_id: int, seqs: list[int], **kwargs: object) -> None:
+        calls.append((game_id, seqs))
+
+    moves_committed.connect(heard, dispatch_uid="test-heard")
+    try:
+        game = make_game(ada, bob, start=False)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.start_game(game=game, by=ada)
+        assert calls == [(game.pk, [0])]
+        seat = seat_to_act(game)
+        with (
+            django_capture_on_commit_callbacks(execute=True) as callbacks,
+            pytest.raises(services.ServiceError),
+        ):
+            services.submit_command(game=game, user=seat.user, text=f"{legal_text(game)}; place 1")
+        assert callbacks == [] and calls == [(game.pk, [0])]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit_command(game=game, user=seat.user, text=legal_text(game))
+        assert calls[-1] == (game.pk, [1])
+        assert Move.objects.filter(game=game).count() == 2
+        assert not Announcement.objects.exists()  # each announced once, then gone
+    finally:
+        moves_committed.disconnect(dispatch_uid="test-heard")

@@ -19,13 +19,16 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from knox.views import LoginView
 from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import check_away_until, time_zones
-from games.api.base import AUTHENTICATION, TOKEN_CREATION
+from accounts.rules import MAX_NAME_LENGTH, check_away_until, check_display_name, time_zones
+from games.api.auth import TokenAuthentication
+from games.api.base import AUTHENTICATION
 from games.api.schema import errors
 from games.api.throttling import AnonRateThrottle, UserRateThrottle
 
@@ -34,6 +37,15 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     """What a player may read and change about themselves."""
 
     name = serializers.CharField(read_only=True, help_text="What other players see.")
+    # No ``max_length`` here: ``accounts.rules.check_display_name`` says it, as the page does.
+    display_name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text=(
+            f"At most {MAX_NAME_LENGTH} characters, trimmed; no control or invisible "
+            "characters. Empty: the part of your email before the @."
+        ),
+    )
     time_zone = serializers.CharField(
         max_length=64, required=False, help_text="An IANA zone, e.g. Europe/Paris."
     )
@@ -55,6 +67,12 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
         model = User
         fields = ("id", "email", "name", "display_name", "time_zone", "language", "away_until")
         read_only_fields = ("id", "email", "name")
+
+    def validate_display_name(self, value: str) -> str:
+        try:
+            return check_display_name(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
 
     def validate_away_until(self, value: datetime | None) -> datetime | None:
         try:
@@ -124,6 +142,11 @@ class ProfileView(APIView):
         return Response(serializer.data)
 
 
+TOKEN_CREATION = (SignInBasicAuthentication, SessionAuthentication, TokenAuthentication)
+"""Creating a token also accepts an email and password (HTTP Basic), under the sign-in
+lockout (``accounts.lockout``: 429 while the account or the address is locked)."""
+
+
 class TokenCreateThrottle(AnonRateThrottle):
     """Password guessing through HTTP Basic is throttled per address, on top of the rest."""
 
@@ -164,7 +187,10 @@ class TokenListCreateView(LoginView):
         summary="Create an API token",
         description=(
             "Authenticate with HTTP Basic (your email and password), your browser session or "
-            "an existing token. The answer carries the token once; it is stored hashed."
+            "an existing token. The answer carries the token once; it is stored hashed. "
+            "Failed sign-ins are counted per account and per address: past the limit, "
+            "every sign-in of them answers 429 (code locked_out, with Retry-After) for a "
+            "while, even with the right password."
         ),
         request=None,
         responses={201: NewTokenSerializer, **errors(401, 429)},

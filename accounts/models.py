@@ -8,10 +8,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.contrib.auth.base_user import BaseUserManager
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 MAX_AWAY_DAYS = 30
 """How far ahead a player may set ``away_until`` (each game also caps what it waits)."""
+
+FORMER_DOMAIN = "deleted.invalid"
+"""A deleted account keeps its row (games point at it) under ``former-<id>@`` this domain:
+``.invalid`` is reserved (RFC 2606), so no email can ever go there (accounts/deletion.py)."""
 
 
 def zone_named(name: str | None) -> ZoneInfo:
@@ -29,11 +34,17 @@ class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
     def _create(self, email: str, password: str | None, **extra: Any) -> User:
+        """A user made by the server (``createsuperuser``, the demo seed, the tests): its
+        address is recorded as verified, since whoever made it vouched for it (allauth's own
+        signup never comes here and records it unverified until confirmed)."""
+        from accounts.addresses import record_verified
+
         if not email:
             raise ValueError("A user needs an email address")
         user = self.model(email=self.normalize_email(email).lower(), **extra)
         user.set_password(password)
         user.save(using=self._db)
+        record_verified(user)
         return user
 
     def create_user(self, email: str, password: str | None = None, **extra: Any) -> User:
@@ -74,8 +85,16 @@ class User(AbstractUser):
 
     @property
     def name(self) -> str:
-        """What other players see: the display name, else the part of the email before @."""
+        """What other players see: the display name, else the part of the email before @;
+        "former player" (in the reader's language) once the account is deleted."""
+        if self.is_former:
+            return gettext("former player")
         return self.display_name or self.email.split("@", 1)[0]
+
+    @property
+    def is_former(self) -> bool:
+        """The account was deleted: the row stays, anonymised (see accounts/deletion.py)."""
+        return self.email.endswith(f"@{FORMER_DOMAIN}")
 
     @property
     def zone(self) -> ZoneInfo:

@@ -3,20 +3,21 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime, timedelta
 from zoneinfo import available_timezones
 
 from django.core.exceptions import ValidationError
-from django.utils import dateformat, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import MAX_AWAY_DAYS
+from lords.dates import when
 
 
 def _readable(moment: datetime) -> str:
     """``1 Jan 2001, 10:00 (UTC)``: in the active time zone (the player's, on the pages)."""
-    local = timezone.localtime(moment)
-    return f"{dateformat.format(local, 'j M Y, H:i')} ({timezone.get_current_timezone_name()})"
+    return f"{when(moment, 'year')} ({timezone.get_current_timezone_name()})"
 
 
 def check_away_until(value: datetime | None, *, now: datetime | None = None) -> None:
@@ -43,6 +44,39 @@ def check_away_until(value: datetime | None, *, now: datetime | None = None) -> 
             % {"when": _readable(value), "days": MAX_AWAY_DAYS},
             code="too_far",
         )
+
+
+MAX_NAME_LENGTH = 40
+"""A display name has at most this many characters (after trimming; the column's size)."""
+
+_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+"""Unicode categories a name may not hold: controls (CR, LF, tab, escape...), format
+characters (zero-width, bidirectional overrides), surrogates, private use, unassigned, and
+the line and paragraph separators. They would break an email header or a log line, or make
+a name look like another one."""
+
+
+def check_display_name(value: str) -> str:
+    """The name as stored: trimmed of surrounding whitespace; empty means "use the email's
+    name". Raises ``ValidationError`` with the message to show for a name holding control or
+    format characters or longer than ``MAX_NAME_LENGTH``."""
+    name = value.strip()
+    if any(unicodedata.category(char) in _INVISIBLE for char in name):
+        raise ValidationError(
+            _(
+                "A display name may not contain control characters (line breaks, tabs, "
+                "invisible or text-direction marks): use letters, digits, spaces and "
+                "punctuation."
+            ),
+            code="control_characters",
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValidationError(
+            _("A display name has at most %(max)s characters; this one has %(length)s.")
+            % {"max": MAX_NAME_LENGTH, "length": len(name)},
+            code="too_long",
+        )
+    return name
 
 
 def time_zones() -> set[str]:

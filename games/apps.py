@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        """What the engines say (:class:`games.engines.text.Text`) is rendered through
+        Django's catalogs, in the language active where it is shown."""
+        from django.utils import translation
+
+        from games.engines.text import install_translator
+
+        install_translator(translation.gettext, translation.ngettext)

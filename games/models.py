@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 
 class Game(models.Model):
@@ -126,7 +127,7 @@ class Seat(models.Model):
         """How other players call this seat."""
         if self.user is not None:
             return self.user.name
-        return f"{self.bot} bot"
+        return gettext("%(bot)s bot") % {"bot": self.bot}
 
     @property
     def is_bot(self) -> bool:
@@ -161,6 +162,10 @@ class Move(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     # null, not "": a submission without a key must not collide with another (unique).
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    # What the keyed submission asked for (a hash, see services.moves.request_fingerprint), so
+    # a key reused for a different request is refused instead of answering the first one.
+    # "" on moves without a key and on those written before the field existed.
+    request_fingerprint = models.CharField(max_length=64, blank=True, default="")
     batch = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -220,7 +225,15 @@ class TradeOffer(models.Model):
 
 
 class Invitation(models.Model):
-    """An invitation by email; its token lets the invitee join a private game."""
+    """An invitation by email; its token lets the invitee join a private game.
+
+    ``invitee`` is the account it is for, once known: found at a *verified* address or by
+    name when it was made, or the account that opened the emailed link (which proves it
+    reads that address). It is answered once (``accepted_at`` or ``declined_at``) unless
+    the creator withdraws it first. The email is claimed on the row itself (there may be
+    no user to key a notification on yet): ``email_due_at`` says when it is (again) due,
+    a sender takes it with a conditional UPDATE, and ``emailed_at`` records the send
+    (docs/decisions/0013-the-table-on-the-web.md)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField()
@@ -232,11 +245,52 @@ class Invitation(models.Model):
         blank=True,
         related_name="invitations_sent",
     )
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    email_due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While the invitation email is not sent: when a sender may (again) take "
+        "it. Empty once sent or given up.",
+    )
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"invitation of {self.email} to game #{self.game_id}"
+
+    @property
+    def is_pending(self) -> bool:
+        """Not answered and not withdrawn: its link still seats someone."""
+        return not (self.accepted_at or self.declined_at or self.withdrawn_at)
+
+
+class Announcement(models.Model):
+    """Committed moves not yet announced to the apps built on the games: the transactional
+    outbox. The move path writes one row in the move's own transaction (so a committed move
+    is never lost to a broker outage, and a rolled-back one leaves none); a periodic task
+    claims rows with a lease, sends ``hooks.moves_committed`` for their games and deletes
+    them. A claim whose worker died lapses at ``lease_until`` and is taken again (see
+    docs/decisions/0012-outbox-and-leases.md)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seqs = models.JSONField(help_text="The seqs of the moves committed together.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lease_until = models.DateTimeField(
+        null=True, blank=True, help_text="Claimed by a worker until then (empty: free)."
+    )
+
+    def __str__(self) -> str:
+        return f"moves {self.seqs} of game #{self.game_id}"

@@ -8,8 +8,11 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, F, QuerySet
+from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from accounts.addresses import verified_emails
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer
 from games.services.errors import NotAllowed, NotFound
@@ -50,15 +53,18 @@ def joinable_games(*, user: Any) -> QuerySet[Game]:
 
 
 def may_see(*, game: Game, user: Any) -> bool:
-    """Public games are open to everyone; private ones to their players, invitees, staff."""
+    """Public games are open to everyone; private ones to their players, staff, and the
+    people invited at one of their *verified* addresses (anyone can sign up with an address
+    they do not own: it opens nothing until confirmed, ``accounts.addresses``)."""
     if not game.private or getattr(user, "is_staff", False):
         return True
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    return (
-        game.created_by_id == user.pk
-        or game.seats.filter(user=user).exists()
-        or game.invitations.filter(email__iexact=user.email).exists()
+    if game.created_by_id == user.pk or game.seats.filter(user=user).exists():
+        return True
+    emails = verified_emails(user)
+    return bool(emails) and (
+        game.invitations.annotate(address=Lower("email")).filter(address__in=emails).exists()
     )
 
 
@@ -272,12 +278,15 @@ def _state_at(game: Game, players: int, seq: int) -> Any:
 
 
 def _describe(engine: GameEngine | None, event: dict[str, Any], names: list[str]) -> str:
+    """The event as a sentence in the active language (the reader's)."""
     if event.get("type") == "resign":
-        return f"{names[event['seat']]} resigned; a bot plays the seat on"
+        return gettext("%(name)s resigned; a bot plays the seat on") % {
+            "name": names[event["seat"]]
+        }
     if engine is None:
         return str(event.get("type", ""))
     try:
-        return engine.describe(event, names)
+        return str(engine.describe(event, names))
     except Exception:  # a describe bug must never break reading the log
         return str(event.get("type", ""))
 

@@ -6,9 +6,11 @@ Embedded defaults (SQLite, no Redis, an on-disk Celery broker, mail to the conso
 loudly at start (django-environ raises ``ImproperlyConfigured``).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -43,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
+    "axes",
     "accounts",
     "games",
     "notifications",
@@ -52,6 +55,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: the pages get the policies, the static files they load need none.
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -61,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last: turns a sign-in refused by the lockout into the 429 page (accounts/lockout.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "lords.urls"
@@ -110,18 +118,44 @@ if CELERY_BROKER_URL == "filesystem://":
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# A task is acknowledged after it ran, and a task whose worker process was killed goes back
+# to the queue (Redis redelivers an unacknowledged one after the visibility timeout): every
+# task is idempotent, so running one twice is harmless and losing one is not. The real
+# guarantee is in the database: leased outbox and email rows (docs/decisions/0012).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
-# Periodic work (Celery beat): both tasks are idempotent, so a late or doubled tick is harmless.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+# The outbox of committed moves is drained this often; a claim (of an announcement, or of an
+# email being sent) lapses after its lease, and a later run takes it again.
+ANNOUNCE_EVERY_SECONDS = env.float("ANNOUNCE_EVERY_SECONDS", default=2.0)
+ANNOUNCEMENT_LEASE_SECONDS = env.float("ANNOUNCEMENT_LEASE_SECONDS", default=300.0)
+NOTIFICATIONS_LEASE_SECONDS = env.float("NOTIFICATIONS_LEASE_SECONDS", default=300.0)
+NOTIFICATIONS_RESEND_EVERY_SECONDS = env.float("NOTIFICATIONS_RESEND_EVERY_SECONDS", default=30.0)
+# Periodic work (Celery beat): every task is idempotent, so a late or doubled tick is harmless;
+# the frequent ones expire rather than pile up behind a busy worker.
 CELERY_BEAT_SCHEDULE = {
+    "announce-moves": {
+        "task": "games.tasks.announce_moves",
+        "schedule": ANNOUNCE_EVERY_SECONDS,
+        "options": {"expires": ANNOUNCE_EVERY_SECONDS * 5},
+    },
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "notifications.tasks.send_reminders", "schedule": 300.0},
+    "send-due-email": {
+        "task": "notifications.tasks.send_due",
+        "schedule": NOTIFICATIONS_RESEND_EVERY_SECONDS,
+        "options": {"expires": NOTIFICATIONS_RESEND_EVERY_SECONDS * 2},
+    },
 }
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
+    # First: refuses every password check while the account or address is locked out.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -135,6 +169,24 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+# Sign-in lockout (docs/decisions/0007, accounts/lockout.py): one policy for every door that
+# checks a password (web sign-in, HTTP Basic at /api/v1/tokens/, the admin). After
+# SIGN_IN_FAILURE_LIMIT failures within SIGN_IN_LOCKOUT_MINUTES for one account, or from one
+# address, every sign-in of it answers 429 (Retry-After) until that long after the last one.
+SIGN_IN_FAILURE_LIMIT = env.int("SIGN_IN_FAILURE_LIMIT", default=10)
+SIGN_IN_LOCKOUT_MINUTES = env.int("SIGN_IN_LOCKOUT_MINUTES", default=15)
+if SIGN_IN_FAILURE_LIMIT < 1 or SIGN_IN_LOCKOUT_MINUTES < 1:
+    raise ImproperlyConfigured("SIGN_IN_FAILURE_LIMIT and SIGN_IN_LOCKOUT_MINUTES are >= 1")
+AXES_FAILURE_LIMIT = SIGN_IN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=SIGN_IN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
+AXES_USERNAME_CALLABLE = "accounts.lockout.account_of"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out_response"
+AXES_RESET_ON_SUCCESS = False  # a sign-in to one's own account must not clear an address
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a fixed lock, an honest Retry-After
+AXES_DISABLE_ACCESS_LOG = True  # failures only: no log of every successful sign-in
+# allauth's own failed-login limit is off: axes is the one policy (its other limits stay).
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
 LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en"
@@ -153,6 +205,8 @@ WHITENOISE_USE_FINDERS = True
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+# An SMTP conversation gives up after this many seconds (well inside the email lease).
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=60)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Lords <turns@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Turn mail (notifications/): replies go to play+<signed token>@NOTIFICATIONS_REPLY_DOMAIN;
@@ -165,6 +219,13 @@ NOTIFICATIONS_REMIND_BEFORE_HOURS = env.float("NOTIFICATIONS_REMIND_BEFORE_HOURS
 # provider sends as HTTP basic auth. Unset: the webhook refuses every post (docs/decisions/0005).
 ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
 
+# Limits of what a request may carry (docs/api.md): a larger body (files aside) is refused,
+# by the API with 413; a JSON body nested deeper is refused by the API with 400
+# (games/api/parsers.py). Django's default size, which the inbound mail webhook also needs.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)
+API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
+# A refused CSRF check answers the API's JSON error under /api/, Django's page elsewhere.
+CSRF_FAILURE_VIEW = "games.api.errors.csrf_failure"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.api.auth.TokenAuthentication",
@@ -173,6 +234,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "DEFAULT_RENDERER_CLASSES": [
+        "games.api.renderers.JSONRenderer",  # DRF's, saying engines' Texts in the language
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",  # DRF's, with the depth limit
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # DRF's rules, one Redis round trip each (games/api/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
         "games.api.throttling.AnonRateThrottle",
@@ -195,6 +265,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No "validator" badge: it is an image from a third party (the CSP would block it).
+    "SWAGGER_UI_SETTINGS": {"validatorUrl": None},
 }
 
 # Production hardening: on unless DEBUG (``manage.py check --deploy`` has no warnings).
@@ -208,6 +280,52 @@ SECURE_HSTS_PRELOAD = SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp) and Permissions-Policy (django-permissions-policy),
+# docs/decisions/0010. Nothing loads but our own files; no inline script or style (a page's
+# look is in a stylesheet, its behaviour in a static script: templates keep no <script>,
+# <style>, style="" or on...=""); no framing, no plugins, no <base>; forms post only here.
+# The API docs add data: images (Swagger UI's icons) in lords/urls.py.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'none'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}
+# Powerful browser features the site does not use, denied to it and to anything it embeds.
+PERMISSIONS_POLICY: dict[str, tuple[str, ...]] = dict.fromkeys(
+    [
+        "accelerometer",
+        "autoplay",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    ],
+    (),
+)
 
 LOGGING = {
     "version": 1,

@@ -1,22 +1,43 @@
 """URL map: the admin, accounts (allauth), the REST API and its schema, notifications
 (and the inbound email webhook)."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from notifications.webhooks import PostmarkInbound
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/v1/leagues/", include("leagues.api_urls")),  # before the games API's catch-all
+    path("api/v1/profile/", include("accounts.api_urls")),  # (the same)
     path("api/v1/", include("games.api.urls")),
     path("leagues/", include("leagues.urls")),
     path("notifications/", include("notifications.urls")),
-    path("anymail/", include("anymail.urls")),  # the inbound email webhook (notifications)
+    # The inbound email webhook (notifications): Postmark's view refuses a bad payload with
+    # a 400 (notifications/webhooks.py); anymail's own URLs for the rest.
+    path("anymail/postmark/inbound/", PostmarkInbound.as_view(), name="inbound-postmark"),
+    path("anymail/", include("anymail.urls")),
     path("games/", include("games.web.urls")),
     path("profile/", include("accounts.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The "split" view serves Swagger UI's start-up script as a file (/api/docs/?script),
+    # not inline, so the docs run under the site's policy, plus the data: images of Swagger
+    # UI's stylesheet (docs/decisions/0010).
+    path(
+        "api/docs/",
+        csp_update({"img-src": ["data:"]})(SpectacularSwaggerSplitView.as_view(url_name="schema")),
+        name="api-docs",
+    ),
 ]
+
+# Under /api/ Django's own answers (an unknown address, a refused request, a crash outside the
+# API's views) are the API's JSON error shape; elsewhere Django's pages (games/api/errors.py).
+handler400 = "games.api.errors.bad_request"
+handler403 = "games.api.errors.permission_denied"
+handler404 = "games.api.errors.page_not_found"
+handler500 = "games.api.errors.server_error"

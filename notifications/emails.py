@@ -16,9 +16,10 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, make_msgid
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import dateformat, timezone, translation
+from django.utils import timezone, translation
 
 from accounts.models import zone_named
+from lords.dates import when
 from notifications.addresses import reply_address, unsubscribe_token
 
 
@@ -36,8 +37,8 @@ def local_time(moment: datetime | None, zone: ZoneInfo) -> str:
     """``Tue 24 Nov, 18:00 (Europe/Paris)`` in the active language; "" without a moment."""
     if moment is None:
         return ""
-    local = moment.astimezone(zone)
-    return f"{dateformat.format(local, 'D j M, H:i')} ({zone.key})"
+    with timezone.override(zone):
+        return f"{when(moment)} ({zone.key})"
 
 
 def game_url(game_id: int) -> str:

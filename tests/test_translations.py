@@ -23,7 +23,7 @@ from django.core import mail
 from django.utils import translation
 
 from games.models import Game
-from notifications.tasks import notify_moves
+from notifications.services import notify_game
 from tests.notifications.conftest import play
 from tests.web.helpers import page_text
 
@@ -132,7 +132,7 @@ def test_the_turn_email_is_in_the_players_language(
     bob = make_user("bob", language=language)
     game = make_game(ada, bob)
     mail.outbox.clear()
-    assert notify_moves(game.pk, [0]) == 1
+    assert notify_game(game_id=game.pk) == 1
     [message] = mail.outbox
     subject, sentences = TURN[language]
     assert message.subject.startswith(f"[Lords #{game.pk}] ")
@@ -157,7 +157,7 @@ def test_the_game_over_email_is_in_the_players_language(
     play(game, None)
     assert game.status == Game.Status.FINISHED
     mail.outbox.clear()
-    assert notify_moves(game.pk, [game.version]) == 2
+    assert notify_game(game_id=game.pk) == 2
     by_to = {m.to[0]: m for m in mail.outbox}
     subject, sentences = OVER[language]
     assert subject in squeeze(str(by_to[ada.email].subject))

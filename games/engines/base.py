@@ -18,6 +18,9 @@ Conventions shared by every engine:
   a sentence for the log and for email.
 * Bad input raises :class:`IllegalCommand` (or a subclass) with a message a player
   understands, and the state passed in is never modified.
+* Everything an engine says to a player (sentences, refusals, colour names, board legends,
+  edition labels) is a :class:`~games.engines.text.Text` (``_("...", name=...)``), rendered
+  in the reader's language by the platform (see :mod:`games.engines.text`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from games.engines.rng import Rng
+from games.engines.text import Text
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -34,7 +38,15 @@ JSON = dict[str, Any]
 
 
 class IllegalCommand(ValueError):
-    """A command that the rules do not allow now; the message is for the player."""
+    """A command that the rules do not allow now; the message (a :class:`Text`, or a
+    string) is for the player: ``str(exc)`` says it in the active language."""
+
+    def __init__(self, message: Text | str) -> None:
+        super().__init__(message)
+        self.text = message
+
+    def __str__(self) -> str:
+        return str(self.text)
 
 
 class MalformedCommand(IllegalCommand):
@@ -43,6 +55,13 @@ class MalformedCommand(IllegalCommand):
 
 class InvalidOptions(ValueError):
     """Game options that cannot make a game (wrong player count, unknown edition...)."""
+
+    def __init__(self, message: Text | str) -> None:
+        super().__init__(message)
+        self.text = message
+
+    def __str__(self) -> str:
+        return str(self.text)
 
 
 @runtime_checkable
@@ -94,7 +113,7 @@ class GameEngine(Protocol):
     name: str  # "Lords of Vegas"
     min_players: int
     max_players: int
-    editions: tuple[str, tuple[tuple[str, str], ...]]
+    editions: tuple[str, tuple[tuple[str, Text | str], ...]]
     trades: bool
     """Whether players may propose trades (commands that ``trade_parties`` names parties of):
     the doors offer trade forms only for such games."""
@@ -106,7 +125,10 @@ class GameEngine(Protocol):
         """Checked options with defaults filled in; raises :class:`InvalidOptions`."""
 
     def seat_colours(self, options: Mapping[str, Any], players: int) -> list[str]:
-        """The colour of each seat, in seat order."""
+        """The colour of each seat, in seat order (ids: "black", "red"...)."""
+
+    def colour_name(self, colour: str) -> Text | str:
+        """A seat colour's name for a player ("black" -> "noir" for a French reader)."""
 
     def new_game(
         self, players: int, options: Mapping[str, Any], seed: str
@@ -164,7 +186,7 @@ class GameEngine(Protocol):
     def render_text(self, view: JSON) -> str:
         """The board as plain text for email, at most 80 columns wide."""
 
-    def describe(self, event: Event, names: Sequence[str]) -> str:
+    def describe(self, event: Event, names: Sequence[str]) -> Text | str:
         """One event as a sentence; ``names[seat]`` is how to call each seat."""
 
     bots: Mapping[str, Bot]

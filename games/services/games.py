@@ -12,11 +12,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.engines.base import InvalidOptions
+from accounts.addresses import owns_address, user_at_verified, verify_address
+from games.engines.base import GameEngine, InvalidOptions
 from games.engines.registry import get_engine, slugs
 from games.engines.rng import SeededRng, new_seed, seed_hash, shuffle
 from games.models import Game, Invitation, Move, Seat
-from games.services.errors import GameNotActive, InvalidRequest, NotAllowed
+from games.services.errors import GameNotActive, InvalidRequest, NotAllowed, NotFound, ServiceError
+from games.services.hooks import table_changed_after_commit
 from games.services.moves import (
     Entry,
     append_moves,
@@ -32,6 +34,7 @@ from games.services.moves import (
     save_game,
     seat_of,
 )
+from games.services.trades import close_offers_of
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_TURN_HOURS = 24 * 30
@@ -141,24 +144,214 @@ def _check_policy(name: str, value: Any, high: int, what: str) -> None:
 
 def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
     """An invitation (with a token to join a private game); the same email invited twice
-    gets the same open invitation."""
+    gets the same open invitation. The account it is for is known at once when the address
+    is a *verified* one of an account (an unverified one may be anybody's claim)."""
     require_signed_in(by)
     email = (email or "").strip().lower()
     try:
         validate_email(email)
     except ValidationError:
         raise InvalidRequest(f"{email!r} is not an email address") from None
+    return _invite(game, by, email, user_at_verified(email))
+
+
+def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
+    """Invite by email address, or by the display name of a player (their account, at their
+    own address). A name several players share, or nobody's, is refused with what to do."""
+    require_signed_in(by)
+    who = (who or "").strip()
+    if "@" in who:
+        return invite(game=game, by=by, email=who)
+    if not who:
+        raise InvalidRequest("type a player's name or an email address", field="who")
+    from accounts.models import FORMER_DOMAIN, User
+
+    found = list(
+        User.objects.filter(display_name__iexact=who, is_active=True).exclude(
+            email__endswith=f"@{FORMER_DOMAIN}"
+        )[:2]
+    )
+    if not found:
+        raise InvalidRequest(
+            f"no player is called {who!r}: invite them by email address instead",
+            code="unknown_player",
+            field="who",
+        )
+    if len(found) > 1:
+        raise InvalidRequest(
+            f"several players are called {who!r}: invite by email address instead",
+            code="ambiguous_player",
+            field="who",
+        )
+    return _invite(game, by, found[0].email.lower(), found[0])
+
+
+def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
     with transaction.atomic():
         locked = lock_game(game)
         _require_open(locked)
         if not (may_manage(locked, by) or locked.seats.filter(user=by).exists()):
             raise NotAllowed(f"only players of game #{locked.pk} invite others to it")
-        existing = locked.invitations.filter(email=email, accepted_at__isnull=True).first()
+        if invitee is not None and locked.seats.filter(user=invitee).exists():
+            raise InvalidRequest(
+                f"{invitee.name} already plays in game #{locked.pk}", code="already_seated"
+            )
+        _require_free_seat(locked, "nobody else can join it")
+        existing = _pending(locked.invitations.filter(email=email)).first()
         if existing is not None:
             return existing
-        return Invitation.objects.create(
-            game=locked, email=email, token=secrets.token_urlsafe(24), invited_by=by
+        invitation = Invitation.objects.create(
+            game=locked,
+            email=email,
+            token=secrets.token_urlsafe(24),
+            invited_by=by,
+            invitee=invitee,
+            email_due_at=timezone.now(),  # the email is due now (notifications send it)
         )
+        table_changed_after_commit(locked.pk, "invited", invitation_id=invitation.pk)
+    return invitation
+
+
+def _pending(invitations: Any) -> Any:
+    """The invitations neither answered nor withdrawn."""
+    return invitations.filter(
+        accepted_at__isnull=True, declined_at__isnull=True, withdrawn_at__isnull=True
+    )
+
+
+def _invitation(token: str, *, lock: bool = False) -> Invitation:
+    found = Invitation.objects.select_related("game", "invitee")
+    if lock:
+        found = found.select_for_update(of=("self",))
+    invitation = found.filter(token=token or "").first()
+    if invitation is None:
+        raise NotFound("there is no such invitation: check the link in the email")
+    return invitation
+
+
+def invitation_problem(invitation: Invitation, user: Any) -> ServiceError | None:
+    """Why ``user`` may not answer ``invitation`` now (None: they may): withdrawn, already
+    answered, for another account, or the game started or full. One list of rules for the
+    invitation page (what it offers) and for :func:`accept_invitation` (what it does)."""
+    game = invitation.game
+    if invitation.withdrawn_at is not None:
+        return NotAllowed(
+            f"this invitation to game #{game.pk} was withdrawn by its creator",
+            code="invitation_withdrawn",
+        )
+    if not _is_for(invitation, user):
+        return NotAllowed(
+            f"this invitation to game #{game.pk} was sent to {invitation.email}, and you are "
+            f"signed in as {user.email}: sign out and open the link again (or sign up with "
+            "that address)",
+            code="invitation_for_another",
+        )
+    if invitation.accepted_at is not None:
+        return InvalidRequest(
+            f"you already accepted this invitation: you play in game #{game.pk}",
+            code="invitation_accepted",
+        )
+    if invitation.declined_at is not None:
+        return InvalidRequest(
+            f"you declined this invitation to game #{game.pk}", code="invitation_declined"
+        )
+    if game.status != Game.Status.OPEN:
+        return GameNotActive(
+            f"game #{game.pk} is {game.status}: this invitation can no longer seat anyone",
+            status_now=game.status,
+        )
+    taken = game.seats.count()
+    if taken >= game.max_seats:
+        return InvalidRequest(
+            f"game #{game.pk} is full ({taken} of {game.max_seats} seats taken): this "
+            "invitation can no longer seat anyone",
+            code="game_full",
+        )
+    return None
+
+
+def _is_for(invitation: Invitation, user: Any) -> bool:
+    """The invitation is ``user``'s: it names their account, or names no account yet and
+    was sent to an address of theirs (opening the emailed link proves they read it)."""
+    if invitation.invitee_id is not None:
+        return bool(invitation.invitee_id == user.pk)
+    return owns_address(user, invitation.email)
+
+
+def accept_invitation(*, token: str, user: Any) -> Seat:
+    """Take a seat through an invitation (the emailed link): see :func:`invitation_problem`
+    for what refuses it. The invitation's address counts as verified for ``user`` from now
+    on: the link reached them there."""
+    require_signed_in(user)
+    with transaction.atomic():
+        invitation = _invitation(token, lock=True)
+        locked = lock_game(invitation.game_id)
+        invitation.game = locked
+        problem = invitation_problem(invitation, user)
+        if problem is not None:
+            raise problem
+        _require_free_seat(locked, "this invitation can no longer seat anyone")
+        seat = Seat.objects.create(game=locked, user=user, order=_next_order(locked))
+        _answer(invitation, user, "accepted_at")
+        table_changed_after_commit(locked.pk, "joined", seat_id=seat.pk, user_id=user.pk)
+    return seat
+
+
+def decline_invitation(*, token: str, user: Any) -> Invitation:
+    """Say no to an invitation (the creator sees it); a game started since may still be
+    declined, a withdrawn or answered invitation not."""
+    require_signed_in(user)
+    with transaction.atomic():
+        invitation = _invitation(token, lock=True)
+        problem = invitation_problem(invitation, user)
+        if problem is not None and problem.code not in ("game_not_active", "game_full"):
+            raise problem
+        _answer(invitation, user, "declined_at")
+    return invitation
+
+
+def _answer(invitation: Invitation, user: Any, field: str) -> None:
+    setattr(invitation, field, timezone.now())
+    invitation.invitee = user
+    invitation.email_due_at = None  # an unsent invitation email is no longer needed
+    invitation.save(update_fields=[field, "invitee", "email_due_at"])
+    verify_address(user, invitation.email)
+
+
+def claim_invitation(*, token: str, user: Any) -> Invitation | None:
+    """After a sign-up through an invitation's link: the invitation is the new account's
+    (it names no other), and its address is verified for it (the link proves they read
+    it). None when the token is unknown or the invitation is another account's already."""
+    require_signed_in(user)
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(token=token or "").first()
+        if invitation is None or invitation.invitee_id not in (None, user.pk):
+            return None
+        invitation.invitee = user
+        invitation.save(update_fields=["invitee"])
+        verify_address(user, invitation.email)
+    return invitation
+
+
+def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invitation:
+    """Take back an unanswered invitation: its link says so from now on and seats nobody."""
+    require_signed_in(by)
+    with transaction.atomic():
+        locked = lock_game(game)
+        found = locked.invitations.select_for_update().filter(pk=invitation).first()
+        if found is None:
+            raise NotFound(f"game #{locked.pk} has no invitation #{invitation}")
+        if not (may_manage(locked, by) or found.invited_by_id == by.pk):
+            raise NotAllowed(_only_managers(locked, "withdraws its invitations"))
+        if not found.is_pending:
+            raise InvalidRequest(
+                f"the invitation of {found.email} is already answered or withdrawn",
+                code="invitation_closed",
+            )
+        found.withdrawn_at = timezone.now()
+        found.email_due_at = None
+        found.save(update_fields=["withdrawn_at", "email_due_at"])
+    return found
 
 
 def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
@@ -173,16 +366,23 @@ def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
         _require_open(locked)
         invitation = None
         if token:
-            invitation = locked.invitations.filter(token=token, accepted_at__isnull=True).first()
+            invitation = _pending(locked.invitations.filter(token=token)).first()
             if invitation is None:
-                raise NotAllowed("this invitation is not valid (used, or for another game)")
+                raise NotAllowed(
+                    "this invitation is not valid (used, withdrawn, or for another game)"
+                )
+            if invitation.invitee_id not in (None, user.pk):
+                raise NotAllowed(f"this invitation to game #{locked.pk} is for another account")
         elif locked.private:
             raise NotAllowed("this game is private: join it with your invitation")
         _require_free_seat(locked, "join another game, or ask its creator for a bigger one")
         seat = Seat.objects.create(game=locked, user=user, order=_next_order(locked))
         if invitation is not None:
             invitation.accepted_at = timezone.now()
-            invitation.save(update_fields=["accepted_at"])
+            invitation.invitee = user
+            invitation.email_due_at = None
+            invitation.save(update_fields=["accepted_at", "invitee", "email_due_at"])
+        table_changed_after_commit(locked.pk, "joined", seat_id=seat.pk, user_id=user.pk)
     return seat
 
 
@@ -201,6 +401,24 @@ def add_bot(*, game: Game | int, by: Any, bot: str = "greedy") -> Seat:
             )
         _require_free_seat(locked, "a bot needs a free seat")
         return Seat.objects.create(game=locked, bot=bot, order=_next_order(locked))
+
+
+def remove_bot(*, game: Game | int, by: Any, seat: int) -> None:
+    """Take a bot off the table before the start (``seat``: its place, the join order);
+    the seats after it move up."""
+    require_signed_in(by)
+    with transaction.atomic():
+        locked = lock_game(game)
+        _require_open(locked)
+        if not may_manage(locked, by):
+            raise NotAllowed(_only_managers(locked, "removes its bots"))
+        target = locked.seats.filter(order=seat).first()
+        if target is None or target.user_id is not None:
+            raise InvalidRequest(f"seat {seat} of game #{locked.pk} is not a bot's")
+        target.delete()
+        _renumber(locked, list(locked.seats.order_by("order")))
+    if isinstance(game, Game):
+        copy_into(game, locked)
 
 
 def _require_free_seat(game: Game, advice: str) -> None:
@@ -228,6 +446,7 @@ def leave_game(*, game: Game | int, user: Any) -> None:
         locked = lock_game(game)
         _require_open(locked)
         seat = seat_of(locked, user)
+        table_changed_after_commit(locked.pk, "left", seat_id=seat.pk, user_id=user.pk)
         seat.delete()
         rest = list(locked.seats.order_by("order"))
         if not any(s.user_id for s in rest):
@@ -246,21 +465,9 @@ def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
     require_signed_in(by)
     with transaction.atomic():
         locked = lock_game(game)
-        _require_open(locked)
-        if not may_manage(locked, by):
-            raise NotAllowed(_only_managers(locked, "starts it"))
-        engine = engine_for(locked)
+        engine, options = _check_start(locked, by)
         seats = list(locked.seats.order_by("order"))
         players = len(seats)
-        if players < max(MIN_SEATS, engine.min_players):
-            raise InvalidRequest(
-                f"{engine.name} needs at least {engine.min_players} players; {players} seated",
-                code="not_enough_players",
-            )
-        try:
-            options = engine.normalize_options(locked.options, players)
-        except InvalidOptions as exc:
-            raise InvalidRequest(str(exc), code="invalid_options") from exc
         seed = seed or new_seed()
         shuffle(SeededRng(seed, "seating"), seats)
         colours = engine.seat_colours(options, players)
@@ -292,6 +499,37 @@ def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
     return locked
 
 
+def start_refusal(*, game: Game, by: Any) -> ServiceError | None:
+    """What :func:`start_game` would answer ``by`` now (None: it would start the game): for
+    the doors that offer a Start button only to whom it works, with the rules kept here."""
+    try:
+        _check_start(game, by)
+    except ServiceError as exc:
+        return exc
+    return None
+
+
+def _check_start(game: Game, by: Any) -> tuple[GameEngine, dict[str, Any]]:
+    """Refuse a start that cannot be: not open, not a manager, too few seated, options the
+    engine refuses for this many players. The engine and the normalised options."""
+    require_signed_in(by)
+    _require_open(game)
+    if not may_manage(game, by):
+        raise NotAllowed(_only_managers(game, "starts it"))
+    engine = engine_for(game)
+    players = game.seats.count()
+    if players < max(MIN_SEATS, engine.min_players):
+        raise InvalidRequest(
+            f"{engine.name} needs at least {engine.min_players} players; {players} seated",
+            code="not_enough_players",
+        )
+    try:
+        options = engine.normalize_options(game.options, players)
+    except InvalidOptions as exc:
+        raise InvalidRequest(str(exc), code="invalid_options") from exc
+    return engine, dict(options)
+
+
 def resign(*, game: Game | int, user: Any) -> Game:
     """Resign: the player is ranked last (behind anyone who resigns later) and a bot plays
     the seat on; when fewer than two seats remain unresigned, the game ends there."""
@@ -313,6 +551,7 @@ def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[M
     unresigned. ``reason`` ("timeouts": a forfeit) goes into the logged event. Returns the
     Moves written (the resignation, then any bot moves)."""
     engine = engine_for(game)
+    close_offers_of(game=game, seat=seat, now=now, why=_WHY.get(reason, "resigned"))
     seat.resigned = True
     seat.resigned_at = now
     seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
@@ -325,6 +564,9 @@ def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[M
         save_game(game, engine, game.state, moved=True)
         return moves
     return moves + commit_commands(game, engine, game.state, [])
+
+
+_WHY = {"timeouts": "forfeited"}  # a resignation's reason, as the closed offers give it
 
 
 def _log_resignation(game: Game, seat: Seat, reason: str = "") -> list[Move]:

@@ -6,6 +6,8 @@ trade) goes through :func:`commit_commands` inside one transaction holding the g
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engines.base import Command, GameEngine, IllegalCommand, State
 from games.engines.base import MalformedCommand as EngineMalformed
@@ -24,6 +27,7 @@ from games.models import Game, Move, Seat, TradeOffer
 from games.services import hooks
 from games.services.errors import (
     GameNotActive,
+    IdempotencyKeyReused,
     IllegalMove,
     InvalidRequest,
     MalformedCommand,
@@ -281,10 +285,12 @@ def append_moves(
     entries: Sequence[Entry],
     *,
     idempotency_key: str | None = None,
+    fingerprint: str = "",
     batch: int | None = None,
 ) -> list[Move]:
-    """Append the entries to the log after ``game.version``; the first carries the key;
-    ``batch`` is the seq of the submission's first Move (default: this call's first)."""
+    """Append the entries to the log after ``game.version``; the first carries the key and
+    the request's ``fingerprint``; ``batch`` is the seq of the submission's first Move
+    (default: this call's first)."""
     first = game.version + 1
     batch = first if batch is None else batch
     moves = [
@@ -297,6 +303,7 @@ def append_moves(
             events=entry.events,
             source=entry.source,
             idempotency_key=idempotency_key if i == 0 else None,
+            request_fingerprint=fingerprint if i == 0 else "",
             batch=batch,
         )
         for i, entry in enumerate(entries)
@@ -446,10 +453,8 @@ def _update_to_act(game: Game, seats: Sequence[Seat], waiting: Sequence[int]) ->
 
 
 def notify_after_commit(game: Game, moves: Sequence[Move]) -> None:
-    game_id = game.pk
-    seqs = [m.seq for m in moves]
-    if seqs:
-        transaction.on_commit(lambda: hooks.after_moves(game_id, seqs))
+    """Announce the moves to the apps built on the games once the transaction commits."""
+    hooks.announce_after_commit(game.pk, [m.seq for m in moves])
 
 
 def commit_commands(
@@ -459,12 +464,17 @@ def commit_commands(
     entries: Sequence[Entry],
     *,
     idempotency_key: str | None = None,
+    fingerprint: str = "",
     seats: Sequence[Seat] | None = None,
 ) -> list[Move]:
     """Log ``entries`` (already applied, giving ``state``), let bots play, save, notify.
     The caller holds the game lock inside a transaction; ``seats``: the game's seats, if it
     has read them under that lock."""
-    moves = append_moves(game, entries, idempotency_key=idempotency_key) if entries else []
+    moves = (
+        append_moves(game, entries, idempotency_key=idempotency_key, fingerprint=fingerprint)
+        if entries
+        else []
+    )
     if game.status == Game.Status.ACTIVE:
         state, bot_entries = play_bot_entries(engine, game, state, seats_read=seats)
         if bot_entries:
@@ -494,14 +504,17 @@ def submit_command(
         raise InvalidRequest(f"unknown source {source!r}")
     if idempotency_key is not None and not (0 < len(idempotency_key) <= 200):
         raise InvalidRequest("an idempotency key has 1 to 200 characters")
+    key = None
+    if idempotency_key is not None:
+        key = (idempotency_key, request_fingerprint(text, command, expected_version))
     try:
-        return _submit(game, user, text, command, source, expected_version, idempotency_key)
+        return _submit(game, user, text, command, source, expected_version, key)
     except IntegrityError:
         # Only reachable where the row lock is not a real lock (SQLite): another writer took
         # the same seq or key first. Answer as the lock would have made us answer.
         current = Game.objects.filter(pk=game.pk if isinstance(game, Game) else game).first()
-        if current is not None and idempotency_key is not None:
-            replay = _replay(current, user, idempotency_key)
+        if current is not None and key is not None:
+            replay = _replay(current, user, *key)
             if replay is not None:
                 return replay
         version = current.version if current is not None else None
@@ -518,8 +531,9 @@ def _submit(
     command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
     source: str,
     expected_version: int | None,
-    idempotency_key: str | None,
+    key: tuple[str, str] | None,
 ) -> MoveResult:
+    """``key``: the idempotency key and the fingerprint of the request it came with."""
     with transaction.atomic():
         locked = lock_game(game)
         # A key already used belongs to a submission that moved the game past the version
@@ -527,8 +541,8 @@ def _submit(
         # been used for an applied submission of the same request, and the unique
         # constraint on (game, key) catches any other reuse (``submit_command`` then
         # answers with the earlier answer, as here).
-        if idempotency_key is not None and expected_version != locked.version:
-            replay = _replay(locked, user, idempotency_key)
+        if key is not None and expected_version != locked.version:
+            replay = _replay(locked, user, *key)
             if replay is not None:
                 return replay
         require_active(locked)
@@ -548,8 +562,15 @@ def _submit(
         commands = parse_commands(engine, text=text, command=command)
         assert locked.state is not None
         state, entries = apply_player_commands(engine, locked.state, seat, commands, source, seats)
+        idempotency_key, fingerprint = key or (None, "")
         moves = commit_commands(
-            locked, engine, state, entries, idempotency_key=idempotency_key, seats=seats
+            locked,
+            engine,
+            state,
+            entries,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
+            seats=seats,
         )
         if seat.timeouts_in_a_row:  # the player is back: their run of missed deadlines ends
             seat.timeouts_in_a_row = 0
@@ -559,8 +580,21 @@ def _submit(
     return MoveResult(version=locked.version, moves=moves, game=locked, seats=seats)
 
 
-def _replay(game: Game, user: Any, key: str) -> MoveResult | None:
-    """The first answer of an earlier submission with the same key, if any."""
+def request_fingerprint(
+    text: str | None,
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    expected_version: int | None,
+) -> str:
+    """What a keyed submission asked for, as a hash stored with its key: a retry must send
+    the same, else the key is reused for another request and refused."""
+    asked = {"text": text, "command": command, "expected_version": expected_version}
+    canonical = json.dumps(asked, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(game: Game, user: Any, key: str, fingerprint: str) -> MoveResult | None:
+    """The first answer of an earlier submission with the same key and request, if any.
+    (Moves logged before fingerprints were kept have none: their key alone decides.)"""
     first = game.moves.select_related("seat").filter(idempotency_key=key).first()
     if first is None:
         return None
@@ -568,6 +602,15 @@ def _replay(game: Game, user: Any, key: str) -> MoveResult | None:
         raise InvalidRequest(
             "this idempotency key was already used for another submission: send a new key "
             "with each new submission"
+        )
+    if first.request_fingerprint and first.request_fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            _(
+                "This idempotency key was already used to send '%(first)s', so this "
+                "different request was not played. Send each new command with a new key "
+                "(on the web: reload the page and send it again)."
+            )
+            % {"first": first.text}
         )
     moves = list(game.moves.filter(batch=first.batch).order_by("seq"))
     return MoveResult(version=moves[-1].seq, moves=moves, replayed=True)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import MAX_AWAY_DAYS, User
 from notifications import services as notifications
-from notifications.tasks import notify_moves
+from notifications.services import notify_game
 from tests.web.helpers import actor, page_text
 
 pytestmark = pytest.mark.django_db
@@ -191,7 +191,7 @@ def test_turning_turn_emails_off_stops_the_your_turn_email(
     assert not notifications.wants(player, "turn")
     assert notifications.wants(player, "reminder")  # the other switch is untouched
     mail.outbox.clear()
-    assert notify_moves(game.pk, [0]) == 0
+    assert notify_game(game_id=game.pk) == 0
     assert not [m for m in mail.outbox if player.email in m.to]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import JSON, MalformedCommand
+from games.engines.text import Join, _, ngettext
 
 CASINOS = (1, 2, 3, 4, 5, 6)
 
@@ -34,16 +35,35 @@ class Place:
         return format_command(self)
 
 
+EXAMPLE = "'place 4'"
+"""The example a refusal gives: notation, the same in every language (a parameter, so that a
+translation cannot change it)."""
+
+
 def _casino_number(raw: object, source: str) -> int:
     """The casino a player named; the message repeats what they wrote."""
     if isinstance(raw, bool) or not isinstance(raw, int | str):
-        raise MalformedCommand(f"{source!r}: the casino must be a number from 1 to 6")
+        raise MalformedCommand(
+            _("%(text)s: the casino must be a number from 1 to 6", text=repr(source))
+        )
     if isinstance(raw, str):
         if not (raw.isascii() and raw.isdigit()):
-            raise MalformedCommand(f"{source!r}: {raw!r} is not a casino (say a number 1 to 6)")
+            raise MalformedCommand(
+                _(
+                    "%(text)s: %(number)s is not a casino (say a number 1 to 6)",
+                    text=repr(source),
+                    number=repr(raw),
+                )
+            )
         raw = int(raw)
     if raw not in CASINOS:
-        raise MalformedCommand(f"{source!r}: there is no casino {raw}; they are numbered 1 to 6")
+        raise MalformedCommand(
+            _(
+                "%(text)s: there is no casino %(number)s; they are numbered 1 to 6",
+                text=repr(source),
+                number=raw,
+            )
+        )
     return raw
 
 
@@ -51,10 +71,23 @@ def parse_command(text: str) -> Place:
     """``place 4``, ``4``, ``placer 4``, ``piazza 4`` (any case) -> ``Place(4)``."""
     match = _TEXT.match(text)
     if match is None:
-        raise MalformedCommand(f"{text!r}: write the number you place, e.g. 'place 4'")
+        raise MalformedCommand(
+            _(
+                "%(text)s: write the number you place, e.g. %(example)s",
+                text=repr(text),
+                example=EXAMPLE,
+            )
+        )
     verb = (match["verb"] or "place").lower()
     if verb not in VERBS:
-        raise MalformedCommand(f"{text!r}: unknown command {verb!r}; write e.g. 'place 4'")
+        raise MalformedCommand(
+            _(
+                "%(text)s: unknown command %(verb)s; write e.g. %(example)s",
+                text=repr(text),
+                verb=repr(verb),
+                example=EXAMPLE,
+            )
+        )
     return Place(_casino_number(match["number"], text))
 
 
@@ -66,12 +99,25 @@ def format_command(command: Place) -> str:
 def command_from_json(data: Mapping[str, Any]) -> Place:
     """``{"type": "place", "number": 4}`` -> ``Place(4)``."""
     if not isinstance(data, Mapping):
-        raise MalformedCommand(f"{data!r}: a command is a JSON object")
+        raise MalformedCommand(_("%(data)s: a command is a JSON object", data=repr(data)))
+    shown = repr(dict(data))
     if data.get("type") != "place":
-        raise MalformedCommand(f"{dict(data)!r}: the only Vegas command is type 'place'")
-    if set(data) - {"type", "number"}:
-        extra = ", ".join(sorted(map(str, set(data) - {"type", "number"})))
-        raise MalformedCommand(f"{dict(data)!r}: unexpected field(s) {extra}")
+        raise MalformedCommand(
+            _("%(data)s: the only Vegas command is type %(type)s", data=shown, type="'place'")
+        )
+    extra = sorted(map(str, set(data) - {"type", "number"}))
+    if extra:
+        raise MalformedCommand(
+            ngettext(
+                "%(data)s: unexpected field %(fields)s",
+                "%(data)s: unexpected fields %(fields)s",
+                len(extra),
+                data=shown,
+                fields=Join(extra),
+            )
+        )
     if "number" not in data:
-        raise MalformedCommand(f"{dict(data)!r}: 'number' (the casino, 1 to 6) is missing")
-    return Place(_casino_number(data["number"], repr(dict(data))))
+        raise MalformedCommand(
+            _("%(data)s: %(field)s (the casino, 1 to 6) is missing", data=shown, field="'number'")
+        )
+    return Place(_casino_number(data["number"], shown))

@@ -17,6 +17,7 @@ from games.engines.base import (
     State,
 )
 from games.engines.rng import Rng, move_rng
+from games.engines.text import Text, _
 from games.engines.vegas import bots, commands, invariants, rules, view
 
 
@@ -27,11 +28,11 @@ class VegasEngine:
     name = "Vegas"
     min_players = 2
     max_players = 5
-    editions: tuple[str, tuple[tuple[str, str], ...]] = (
+    editions: tuple[str, tuple[tuple[str, Text | str], ...]] = (
         "variant",
         (
-            ("standard", "standard (2 to 5 players)"),
-            ("neutral", "with neutral dice (2 to 4 players)"),
+            ("standard", _("standard (2 to 5 players)")),
+            ("neutral", _("with neutral dice (2 to 4 players)")),
         ),
     )
     trades = False
@@ -43,6 +44,11 @@ class VegasEngine:
 
     def seat_colours(self, options: Mapping[str, Any], players: int) -> list[str]:
         return list(rules.COLOURS[:players])
+
+    def colour_name(self, colour: str) -> Text | str:
+        """``Red``... capitalised, as the colour names its party in every sentence of the
+        game; ``white`` (the neutral dice) too. An unknown id is shown as it is."""
+        return rules.COLOUR_NAMES.get(colour, colour)
 
     def new_game(
         self, players: int, options: Mapping[str, Any], seed: str
@@ -76,7 +82,7 @@ class VegasEngine:
     def default_command(self, state: State, seat: int) -> Command:
         """On a timeout: the number with the most dice (own and white), the higher on a tie."""
         if state["finished"] or seat != state["active"]:
-            raise IllegalCommand(f"seat {seat} has nothing to do now")
+            raise IllegalCommand(_("seat %(seat)s has nothing to do now", seat=seat))
         roll = state["roll"]
         everything = roll["own"] + roll["white"]
         best = max(rules.rolled_numbers(state), key=lambda n: (everything.count(n), n))
@@ -110,7 +116,7 @@ class VegasEngine:
 
     def format(self, command: Command) -> str:
         if not isinstance(command, commands.Place):
-            raise MalformedCommand(f"{command!r} is not a Vegas command")
+            raise MalformedCommand(_("%(command)s is not a Vegas command", command=repr(command)))
         return commands.format_command(command)
 
     def command_from_json(self, data: Mapping[str, Any]) -> Command:
@@ -123,7 +129,7 @@ class VegasEngine:
     def render_text(self, v: JSON) -> str:
         return view.render_text(v)
 
-    def describe(self, event: Event, names: Sequence[str]) -> str:
+    def describe(self, event: Event, names: Sequence[str]) -> Text:
         return view.describe(event, names)
 
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from games.engines.base import Event, IllegalCommand, InvalidOptions, State
 from games.engines.rng import Rng, shuffle
-from games.engines.vegas.commands import CASINOS, Place
+from games.engines.text import Join, Text, _, and_list, ngettext
+from games.engines.vegas.commands import CASINOS, EXAMPLE, Place
 
 ROUNDS = 4
 DICE_PER_PLAYER = 8
@@ -45,7 +46,7 @@ NOTE_COUNTS: dict[int, int] = {
 }
 """The 54 banknotes of the box ($2,500,000 in all)."""
 
-ALL_NOTES: tuple[int, ...] = tuple(v for v, k in sorted(NOTE_COUNTS.items()) for _ in range(k))
+ALL_NOTES: tuple[int, ...] = tuple(v for v, k in sorted(NOTE_COUNTS.items()) for _copy in range(k))
 
 COLOURS = ("red", "blue", "green", "yellow", "black")
 """Seat colours in seat order; white is the neutral colour of the variant."""
@@ -54,13 +55,24 @@ Party = int | str
 """A seat at payout, or :data:`WHITE`."""
 
 
-def colour_name(party: Party) -> str:
-    """``Red``, ``Blue``... or ``White`` (the neutral dice)."""
+COLOUR_NAMES: dict[str, Text] = {
+    "red": _("Red"),
+    "blue": _("Blue"),
+    "green": _("Green"),
+    "yellow": _("Yellow"),
+    "black": _("Black"),
+    WHITE: _("White"),
+}
+"""Each colour's name, capitalised: in Vegas a colour stands for its party, like a name."""
+
+
+def colour_name(party: Party) -> Text:
+    """``Red``, ``Blue``... or ``White`` (the neutral dice), in the reader's language."""
     if party == WHITE:
-        return "White"
+        return COLOUR_NAMES[WHITE]
     if isinstance(party, int) and 0 <= party < len(COLOURS):
-        return COLOURS[party].capitalize()
-    return f"seat {party}"
+        return COLOUR_NAMES[COLOURS[party]]
+    return _("seat %(seat)s", seat=party)
 
 
 # -- options ------------------------------------------------------------------------------
@@ -81,19 +93,47 @@ def white_per_player(variant: str, players: int) -> int:
 def normalize_options(options: Any, players: int) -> dict[str, Any]:
     """Only ``variant`` is known; unknown keys are refused so that a typo is not ignored."""
     if not hasattr(options, "keys"):
-        raise InvalidOptions(f"options must be a mapping, not {options!r}")
-    unknown = sorted(set(options) - {"variant"})
+        raise InvalidOptions(_("options must be a mapping, not %(options)s", options=repr(options)))
+    unknown = [repr(key) for key in sorted(set(options) - {"variant"})]
     if unknown:
-        raise InvalidOptions(f"unknown Vegas option(s) {', '.join(map(repr, unknown))}")
+        raise InvalidOptions(
+            ngettext(
+                "unknown Vegas option %(names)s",
+                "unknown Vegas options %(names)s",
+                len(unknown),
+                names=and_list(unknown),
+            )
+        )
     variant = options.get("variant", "standard")
     if variant not in VARIANTS:
-        raise InvalidOptions(f"variant {variant!r} is not one of {', '.join(VARIANTS)}")
+        raise InvalidOptions(
+            _(
+                "variant %(variant)s is not one of %(variants)s",
+                variant=repr(variant),
+                variants=Join([repr(v) for v in VARIANTS]),
+            )
+        )
     low, high = player_range(variant)
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise InvalidOptions(
-            f"the {variant} game of Vegas needs {low} to {high} players, not {players!r}"
-        )
+        raise InvalidOptions(_player_count_refusal(variant, low, high, players))
     return {"variant": variant}
+
+
+def _player_count_refusal(variant: str, low: int, high: int, players: object) -> Text:
+    """Two whole sentences, one per variant, so that a translator words each."""
+    if variant == "neutral":
+        return _(
+            "the neutral game of Vegas needs %(low)s to %(high)s players, not %(players)s",
+            low=low,
+            high=high,
+            players=repr(players),
+        )
+    return _(
+        "the standard game of Vegas needs %(low)s to %(high)s players, not %(players)s",
+        low=low,
+        high=high,
+        players=repr(players),
+    )
 
 
 # -- setting up ------------------------------------------------------------------------------
@@ -113,11 +153,11 @@ def new_state(players: int, variant: str, seed: str, rng: Rng) -> tuple[State, l
         "active": None,
         "roll": None,
         "pile": pile,
-        "casinos": [{"notes": [], "dice": [0] * players, "white": 0} for _ in CASINOS],
+        "casinos": [{"notes": [], "dice": [0] * players, "white": 0} for _casino in CASINOS],
         "dice": [0] * players,
         "white": [0] * players,
         "spare_white": 0,
-        "won": [[] for _ in range(players)],
+        "won": [[] for _seat in range(players)],
         "finished": False,
     }
     _return_dice(state)
@@ -165,7 +205,7 @@ def _return_dice(state: State) -> None:
 
 def _roll_spare_white(state: State, rng: Rng) -> Event:
     """At 3 players the two white dice nobody holds go straight to the casinos they show."""
-    dice = sorted(rng.die() for _ in range(state["spare_white"]))
+    dice = sorted(rng.die() for _die in range(state["spare_white"]))
     for number in dice:
         state["casinos"][number - 1]["white"] += 1
     state["spare_white"] = 0
@@ -175,8 +215,8 @@ def _roll_spare_white(state: State, rng: Rng) -> Event:
 def _roll(state: State, rng: Rng) -> Event:
     """Roll the active seat's remaining dice: the roll is public, the answer one number."""
     seat = state["active"]
-    own = sorted(rng.die() for _ in range(state["dice"][seat]))
-    white = sorted(rng.die() for _ in range(state["white"][seat]))
+    own = sorted(rng.die() for _die in range(state["dice"][seat]))
+    white = sorted(rng.die() for _die in range(state["white"][seat]))
     state["roll"] = {"own": own, "white": white}
     return {"type": "roll", "seat": seat, "own": own, "white": white}
 
@@ -195,28 +235,58 @@ def rolled_numbers(state: State) -> list[int]:
 def check_place(state: State, seat: int | None, command: object) -> Place:
     """Refuse, with a reason, anything but the active seat placing a number it rolled."""
     if not isinstance(command, Place):
-        raise IllegalCommand(f"{command!r} is not a Vegas command; write e.g. 'place 4'")
-    if state["finished"]:
-        raise IllegalCommand(f"{command}: the game is over")
-    if seat is None:
-        raise IllegalCommand(f"{command}: in Vegas only the player whose turn it is places dice")
-    if seat != state["active"]:
-        active, yours = colour_name(state["active"]), colour_name(seat)
-        raise IllegalCommand(f"{command}: it is {active}'s turn, not {yours}'s")
-    if command.number not in rolled_numbers(state):
         raise IllegalCommand(
-            f"{command}: you rolled {describe_roll(state['roll'])}; there is no "
-            f"{command.number} to place"
+            _(
+                "%(command)s is not a Vegas command; write e.g. %(example)s",
+                command=repr(command),
+                example=EXAMPLE,
+            )
         )
+    if state["finished"]:
+        raise IllegalCommand(_("%(command)s: the game is over", command=str(command)))
+    if seat is None:
+        raise IllegalCommand(
+            _(
+                "%(command)s: in Vegas only the player whose turn it is places dice",
+                command=str(command),
+            )
+        )
+    if seat != state["active"]:
+        raise IllegalCommand(
+            _(
+                "%(command)s: it is %(active)s's turn, not %(yours)s's",
+                command=str(command),
+                active=colour_name(state["active"]),
+                yours=colour_name(seat),
+            )
+        )
+    if command.number not in rolled_numbers(state):
+        raise IllegalCommand(_not_rolled(command, state["roll"]))
     return command
 
 
-def describe_roll(roll: dict[str, list[int]]) -> str:
-    """``1 1 5 + white 1 6`` - the roll as players read it."""
-    text = " ".join(map(str, roll["own"])) or "no dice of your colour"
-    if roll["white"]:
-        text += " + white " + " ".join(map(str, roll["white"]))
-    return text
+def dice_text(dice: Sequence[int]) -> str:
+    """``1 1 5``: dice faces as players write them (digits, the same in every language)."""
+    return " ".join(map(str, dice))
+
+
+def _not_rolled(command: Place, roll: dict[str, list[int]]) -> Text:
+    """``you rolled 1 1 5 + white 1 6; there is no 4 to place``: one whole sentence for each
+    kind of roll (own dice, own and white, white only)."""
+    own, white = dice_text(roll["own"]), dice_text(roll["white"])
+    params = {"command": str(command), "own": own, "white": white, "number": command.number}
+    if not white:
+        return _("%(command)s: you rolled %(own)s; there is no %(number)s to place", **params)
+    if own:
+        return _(
+            "%(command)s: you rolled %(own)s + white %(white)s; there is no %(number)s to place",
+            **params,
+        )
+    return _(
+        "%(command)s: you rolled no dice of your colour + white %(white)s; "
+        "there is no %(number)s to place",
+        **params,
+    )
 
 
 def apply_place(

@@ -1,5 +1,8 @@
 """What a seat may see, the board as plain text for email, and events as sentences.
 
+The view is data only (ids, numbers, ``None`` for hidden money); the board and the sentences
+are :class:`~games.engines.text.Text`, said in the reader's language when rendered.
+
 Hidden: the seed, the order of the pile, and every other player's money until the end (the
 notes lie face down in front of their owner; how many each holds is public)."""
 
@@ -8,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from games.engines.base import JSON, Event, State
+from games.engines.text import Join, Text, _, and_list, ngettext
 from games.engines.vegas.commands import CASINOS
 from games.engines.vegas.rules import (
     COLOURS,
     ROUNDS,
     WHITE,
     colour_name,
+    dice_text,
     rolled_numbers,
     standings,
 )
@@ -24,11 +29,12 @@ COLUMN = 10
 
 
 def money(value: int) -> str:
+    """``$50,000``, as the banknotes of the box print it (the same in every language)."""
     return f"${value:,}"
 
 
-def plural(count: int, word: str, words: str) -> str:
-    return f"{count} {word if count == 1 else words}"
+def _notes(count: int) -> Text:
+    return ngettext("%(count)s note", "%(count)s notes", count, count=count)
 
 
 # -- the view ---------------------------------------------------------------------------
@@ -92,40 +98,71 @@ def _seat_view(state: State, seat: int, viewer: int | None) -> JSON:
 
 
 def render_text(v: JSON) -> str:
-    """The casinos, their notes, the dice on each by colour, the roll and the players."""
-    lines = [_title(v), ""]
+    """The casinos, their notes, the dice on each by colour, the roll and the players, in the
+    language active when it is called."""
+    lines = [str(_title(v)), ""]
     if not v["finished"]:
-        lines.append(_row("Casino", [str(n) for n in CASINOS]))
+        # Translators: the row label above the casino numbers 1 to 6 on the text board.
+        lines.append(_row(_("Casino"), [str(n) for n in CASINOS]))
         lines.extend(_note_rows(v["casinos"]))
         lines.extend(_dice_rows(v))
         lines.append("")
-    lines.extend(_roll_lines(v))
-    lines.extend(_seat_lines(v))
-    lines.append(f"The pile holds {v['pile']} notes face down.")
+    lines.extend(str(line) for line in _roll_lines(v))
+    lines.extend(str(line) for line in _seat_lines(v))
+    lines.append(
+        str(
+            ngettext(
+                "The pile holds %(count)s note face down.",
+                "The pile holds %(count)s notes face down.",
+                v["pile"],
+                count=v["pile"],
+            )
+        )
+    )
     return "\n".join(line.rstrip()[:WIDTH] for line in lines)
 
 
-def _title(v: JSON) -> str:
-    variant = " with neutral dice" if v["variant"] == "neutral" else ""
+def _title(v: JSON) -> Text:
+    """Four whole sentences: over or not, with the neutral dice or not."""
+    rounds, neutral = v["rounds"], v["variant"] == "neutral"
+    if v["finished"] and neutral:
+        return ngettext(
+            "Vegas with neutral dice: the game is over after %(rounds)s round.",
+            "Vegas with neutral dice: the game is over after %(rounds)s rounds.",
+            rounds,
+            rounds=rounds,
+        )
     if v["finished"]:
-        return f"Vegas{variant}: the game is over after {v['rounds']} rounds."
-    start = colour_name(v["start_player"])
-    return f"Vegas{variant}: round {v['round']} of {v['rounds']}, start player {start}."
+        return ngettext(
+            "Vegas: the game is over after %(rounds)s round.",
+            "Vegas: the game is over after %(rounds)s rounds.",
+            rounds,
+            rounds=rounds,
+        )
+    params = {"round": v["round"], "rounds": rounds, "start": colour_name(v["start_player"])}
+    if neutral:
+        return _(
+            "Vegas with neutral dice: round %(round)s of %(rounds)s, start player %(start)s.",
+            **params,
+        )
+    return _("Vegas: round %(round)s of %(rounds)s, start player %(start)s.", **params)
 
 
-def _row(label: str, cells: Sequence[str]) -> str:
-    return label.ljust(LABEL) + "".join(cell.rjust(COLUMN) for cell in cells)
+def _row(label: Text | str, cells: Sequence[str]) -> str:
+    return str(label).ljust(LABEL) + "".join(cell.rjust(COLUMN) for cell in cells)
 
 
 def _note_rows(casinos: list[JSON]) -> list[str]:
     """Highest first, the order in which the casino pays."""
+    # Translators: the row label of the banknotes on each casino, on the text board.
+    label = _("Notes")
     piles = [sorted(c["notes"], reverse=True) for c in casinos]
     depth = max(map(len, piles), default=0)
     rows = []
     for i in range(depth):
         cells = [money(notes[i]) if i < len(notes) else "" for notes in piles]
-        rows.append(_row("Notes" if i == 0 else "", cells))
-    return rows or [_row("Notes", ["-"] * len(casinos))]
+        rows.append(_row(label if i == 0 else "", cells))
+    return rows or [_row(label, ["-"] * len(casinos))]
 
 
 def _dice_rows(v: JSON) -> list[str]:
@@ -138,36 +175,79 @@ def _dice_rows(v: JSON) -> list[str]:
     whites = [c["white"] for c in casinos]
     if any(whites):
         rows.append(_row(colour_name(WHITE), [str(k) if k else "." for k in whites]))
-    return rows or [_row("Dice", ["." for _ in casinos])]
+    # Translators: the row label of the dice on the casinos, on the text board.
+    return rows or [_row(_("Dice"), ["." for _casino in casinos])]
 
 
-def _roll_lines(v: JSON) -> list[str]:
+def _roll_lines(v: JSON) -> list[Text | str]:
     roll = v["roll"]
     if roll is None:
         return []
-    dice = " ".join(map(str, roll["own"])) or "no dice of their colour"
-    if roll["white"]:
-        dice += " + white " + " ".join(map(str, roll["white"]))
-    choices = ", ".join(map(str, v["choices"]))
+    choices = v["choices"]
     return [
-        f"{colour_name(roll['seat'])} rolled {dice}.",
-        f"Place one number: {choices} (e.g. 'place {v['choices'][0]}').",
+        _rolled(colour_name(roll["seat"]), roll),
+        _(
+            "Place one number: %(choices)s (e.g. %(example)s).",
+            choices=Join([str(n) for n in choices]),
+            example=f"'place {choices[0]}'",
+        ),
         "",
     ]
 
 
-def _seat_lines(v: JSON) -> list[str]:
-    lines = []
-    for s in [] if v["finished"] else v["seats"]:
-        dice = plural(s["dice"], "die", "dice") + (f" + {s['white']} white" if s["white"] else "")
-        total = "money hidden" if s["money"] is None else money(s["money"])
-        mark = " (you)" if s["seat"] == v["viewer"] else ""
-        name = colour_name(s["seat"]) + mark
-        lines.append(f"{name}: {dice} in hand, {plural(s['notes'], 'note', 'notes')}, {total}.")
+def _rolled(who: Text, roll: JSON) -> Text:
+    """One whole sentence for each kind of roll (own dice, own and white, white only)."""
+    own, white = dice_text(roll["own"]), dice_text(roll["white"])
+    if not white:
+        return _("%(colour)s rolled %(own)s.", colour=who, own=own)
+    if own:
+        return _("%(colour)s rolled %(own)s + white %(white)s.", colour=who, own=own, white=white)
+    return _(
+        "%(colour)s rolled no dice of their colour + white %(white)s.", colour=who, white=white
+    )
+
+
+def _in_hand(dice: int, white: int) -> Text:
+    """``5 dice`` or ``5 dice + 2 white``: each number with its own plural."""
+    own = ngettext("%(count)s die", "%(count)s dice", dice, count=dice)
+    if not white:
+        return own
+    return _(
+        "%(dice)s + %(white)s",
+        dice=own,
+        # Translators: white dice in a player's hand, after their own: "5 dice + 2 white".
+        white=ngettext("%(count)s white", "%(count)s white", white, count=white),
+    )
+
+
+def _seat_line(s: JSON, viewer: int | None) -> Text:
+    """``Red (you): 6 dice in hand, 0 notes, $0.``: the viewer's money, the others' hidden."""
+    params = {
+        "colour": colour_name(s["seat"]),
+        "dice": _in_hand(s["dice"], s["white"]),
+        "notes": _notes(s["notes"]),
+        "money": None if s["money"] is None else money(s["money"]),
+    }
+    if s["money"] is None:
+        return _("%(colour)s: %(dice)s in hand, %(notes)s, money hidden.", **params)
+    if s["seat"] == viewer:
+        return _("%(colour)s (you): %(dice)s in hand, %(notes)s, %(money)s.", **params)
+    return _("%(colour)s: %(dice)s in hand, %(notes)s, %(money)s.", **params)
+
+
+def _seat_lines(v: JSON) -> list[Text]:
+    lines = [_seat_line(s, v["viewer"]) for s in ([] if v["finished"] else v["seats"])]
     for row in v.get("standings", []):
         lines.append(
-            f"{row['rank']}. {colour_name(row['seat'])}: {money(row['money'])} "
-            f"in {plural(row['notes'], 'note', 'notes')}."
+            ngettext(
+                "%(rank)s. %(colour)s: %(money)s in %(count)s note.",
+                "%(rank)s. %(colour)s: %(money)s in %(count)s notes.",
+                row["notes"],
+                rank=row["rank"],
+                colour=colour_name(row["seat"]),
+                money=money(row["money"]),
+                count=row["notes"],
+            )
         )
     return lines
 
@@ -175,94 +255,137 @@ def _seat_lines(v: JSON) -> list[str]:
 # -- events as sentences -------------------------------------------------------------------
 
 
-def describe(event: Event, names: Sequence[str]) -> str:
+def describe(event: Event, names: Sequence[str]) -> Text:
     """One sentence per event; ``names[seat]`` names each seat, white is 'White'."""
     describer = _DESCRIBERS.get(event.get("type", ""))
     if describer is None:
-        return f"Something happened: {event!r}."
+        return _("Something happened: %(event)s.", event=repr(event))
     return describer(event, names)
 
 
-def _name(party: int | str, names: Sequence[str]) -> str:
+def _name(party: int | str, names: Sequence[str]) -> Text | str:
     if party == WHITE:
-        return "White (the neutral dice)"
+        return _("White (the neutral dice)")
     seat = int(party)
     return names[seat] if seat < len(names) else colour_name(seat)
 
 
-def _list(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _round_start(e: Event, names: Sequence[str]) -> str:
-    return f"Round {e['round']} of {ROUNDS} begins; {_name(e['start_player'], names)} starts."
-
-
-def _deal(e: Event, names: Sequence[str]) -> str:
-    if not e["notes"]:
-        return f"Casino {e['casino']} gets no notes: the pile is empty."
-    notes = _list([money(v) for v in e["notes"]])
-    return f"Casino {e['casino']} is dealt {notes}."
-
-
-def _white_roll(e: Event, names: Sequence[str]) -> str:
-    dice = _list([str(d) for d in e["dice"]])
-    return (
-        f"{_name(e['seat'], names)} rolls the spare white dice: {dice}; "
-        f"they go to the casinos they show."
+def _round_start(e: Event, names: Sequence[str]) -> Text:
+    return _(
+        "Round %(round)s of %(rounds)s begins; %(name)s starts.",
+        round=e["round"],
+        rounds=ROUNDS,
+        name=_name(e["start_player"], names),
     )
 
 
-def _roll(e: Event, names: Sequence[str]) -> str:
-    dice = " ".join(map(str, e["own"])) or "no dice of their colour"
-    if e["white"]:
-        dice += " and white " + " ".join(map(str, e["white"]))
-    return f"{_name(e['seat'], names)} rolls {dice}."
+def _deal(e: Event, names: Sequence[str]) -> Text:
+    if not e["notes"]:
+        return _("Casino %(casino)s gets no notes: the pile is empty.", casino=e["casino"])
+    notes = and_list([money(v) for v in e["notes"]])
+    return _("Casino %(casino)s is dealt %(notes)s.", casino=e["casino"], notes=notes)
 
 
-def _place(e: Event, names: Sequence[str]) -> str:
-    own = plural(e["own"], "own die", "own dice") if e["white"] else plural(e["own"], "die", "dice")
-    parts = [own] if e["own"] else []
-    if e["white"]:
-        parts.append(plural(e["white"], "white die", "white dice"))
-    return f"{_name(e['seat'], names)} places {_list(parts)} on casino {e['number']}."
+def _white_roll(e: Event, names: Sequence[str]) -> Text:
+    return _(
+        "%(name)s rolls the spare white dice: %(dice)s; they go to the casinos they show.",
+        name=_name(e["seat"], names),
+        dice=and_list([str(d) for d in e["dice"]]),
+    )
 
 
-def _payout(e: Event, names: Sequence[str]) -> str:
+def _roll(e: Event, names: Sequence[str]) -> Text:
+    """One whole sentence for each kind of roll (own dice, own and white, white only)."""
+    name, own, white = _name(e["seat"], names), dice_text(e["own"]), dice_text(e["white"])
+    if not white:
+        return _("%(name)s rolls %(own)s.", name=name, own=own)
+    if own:
+        return _("%(name)s rolls %(own)s and white %(white)s.", name=name, own=own, white=white)
+    return _("%(name)s rolls no dice of their colour and white %(white)s.", name=name, white=white)
+
+
+def _place(e: Event, names: Sequence[str]) -> Text:
+    name, own, white, casino = _name(e["seat"], names), e["own"], e["white"], e["number"]
+    if not white:
+        return ngettext(
+            "%(name)s places %(count)s die on casino %(casino)s.",
+            "%(name)s places %(count)s dice on casino %(casino)s.",
+            own,
+            name=name,
+            count=own,
+            casino=casino,
+        )
+    whites = ngettext("%(count)s white die", "%(count)s white dice", white, count=white)
+    if not own:
+        return _(
+            "%(name)s places %(white)s on casino %(casino)s.",
+            name=name,
+            white=whites,
+            casino=casino,
+        )
+    return _(
+        "%(name)s places %(own)s and %(white)s on casino %(casino)s.",
+        name=name,
+        own=ngettext("%(count)s own die", "%(count)s own dice", own, count=own),
+        white=whites,
+        casino=casino,
+    )
+
+
+def _payout(e: Event, names: Sequence[str]) -> Text:
     if not e["dice"]:
-        return f"Casino {e['casino']} has no dice and pays nobody."
+        return _("Casino %(casino)s has no dice and pays nobody.", casino=e["casino"])
     if not e["removed"]:
-        return f"Casino {e['casino']} pays out with no tie."
-    removed = _list([_name(p, names) for p in e["removed"]])
-    return f"At casino {e['casino']}, {removed} tie and take their dice back empty-handed."
+        return _("Casino %(casino)s pays out with no tie.", casino=e["casino"])
+    return _(
+        "At casino %(casino)s, %(removed)s tie and take their dice back empty-handed.",
+        casino=e["casino"],
+        removed=and_list([_name(p, names) for p in e["removed"]]),
+    )
 
 
-def _note_taken(e: Event, names: Sequence[str]) -> str:
-    who, note = _name(e["seat"], names), money(e["value"])
-    return f"{who} takes the {note} note from casino {e['casino']}."
+def _note_taken(e: Event, names: Sequence[str]) -> Text:
+    return _(
+        "%(name)s takes the %(note)s note from casino %(casino)s.",
+        name=_name(e["seat"], names),
+        note=money(e["value"]),
+        casino=e["casino"],
+    )
 
 
-def _notes_returned(e: Event, names: Sequence[str]) -> str:
-    parts = []
-    if e["white"]:
-        parts.append(f"White takes {_list([money(v) for v in e['white']])}")
-    if e["unclaimed"]:
-        parts.append(f"nobody takes {_list([money(v) for v in e['unclaimed']])}")
-    return f"At casino {e['casino']}, {' and '.join(parts)}: back under the pile."
+def _notes_returned(e: Event, names: Sequence[str]) -> Text:
+    """Three whole sentences: White's notes, notes nobody won, or both."""
+    white = and_list([money(v) for v in e["white"]]) if e["white"] else None
+    unclaimed = and_list([money(v) for v in e["unclaimed"]]) if e["unclaimed"] else None
+    params = {"casino": e["casino"], "white": white, "unclaimed": unclaimed}
+    if white and unclaimed:
+        return _(
+            "At casino %(casino)s, White takes %(white)s and nobody takes %(unclaimed)s: "
+            "back under the pile.",
+            **params,
+        )
+    if white:
+        return _("At casino %(casino)s, White takes %(white)s: back under the pile.", **params)
+    return _("At casino %(casino)s, nobody takes %(unclaimed)s: back under the pile.", **params)
 
 
-def _game_end(e: Event, names: Sequence[str]) -> str:
+def _game_end(e: Event, names: Sequence[str]) -> Text:
     rows = [
-        f"{p['rank']}. {_name(p['seat'], names)} {money(p['money'])} "
-        f"({plural(p['notes'], 'note', 'notes')})"
+        ngettext(
+            "%(rank)s. %(name)s %(money)s (%(count)s note)",
+            "%(rank)s. %(name)s %(money)s (%(count)s notes)",
+            p["notes"],
+            rank=p["rank"],
+            name=_name(p["seat"], names),
+            money=money(p["money"]),
+            count=p["notes"],
+        )
         for p in e["placings"]
     ]
-    return "The game is over: " + "; ".join(rows) + "."
+    return _("The game is over: %(placings)s.", placings=Join(rows, "; "))
 
 
-_DESCRIBERS: dict[str, Callable[[Event, Sequence[str]], str]] = {
+_DESCRIBERS: dict[str, Callable[[Event, Sequence[str]], Text]] = {
     "round_start": _round_start,
     "deal": _deal,
     "white_roll": _white_roll,

@@ -131,7 +131,7 @@ class TestAPayoutThroughTheEngine:
     def test_the_payout_is_described_in_sentences(self) -> None:
         state = _end_of_round_with_example_1()
         _, events = ENGINE.apply(state, DENNY, Place(1), rng=rolls(*[2] * 8))
-        text = [ENGINE.describe(e, NAMES) for e in events]
+        text = [str(ENGINE.describe(e, NAMES)) for e in events]
         assert "At casino 1, Benno and Carla tie and take their dice back empty-handed." in text
         assert "Anna takes the $80,000 note from casino 1." in text
         assert "Denny takes the $30,000 note from casino 1." in text
@@ -155,6 +155,6 @@ class TestAPayoutThroughTheEngine:
             (e["seat"], e["casino"], e["value"]) for e in events if e["type"] == "note_taken"
         ]
         assert after["won"][BENNO][0] == 30_000
-        assert ENGINE.describe(first, NAMES) == (
+        assert str(ENGINE.describe(first, NAMES)) == (
             "At casino 1, White takes $80,000: back under the pile."
         )

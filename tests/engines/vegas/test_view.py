@@ -89,12 +89,12 @@ class TestSentences:
     def test_every_event_of_a_game_is_one_sentence(self) -> None:
         state, events = ENGINE.new_game(3, {"variant": "neutral"}, SEED)
         seen = {e["type"] for e in events}
-        sentences = [ENGINE.describe(e, NAMES) for e in events]
+        sentences = [str(ENGINE.describe(e, NAMES)) for e in events]
         while not state["finished"]:
             seat = state["active"]
             state, new = ENGINE.apply(state, seat, ENGINE.default_command(state, seat))
             seen |= {e["type"] for e in new}
-            sentences += [ENGINE.describe(e, NAMES) for e in new]
+            sentences += [str(ENGINE.describe(e, NAMES)) for e in new]
         assert seen >= {"round_start", "deal", "white_roll", "roll", "place", "payout"}
         assert seen >= {"note_taken", "notes_returned", "game_end"}
         for sentence in sentences:
@@ -102,7 +102,9 @@ class TestSentences:
             assert "{" not in sentence, sentence
 
     def test_some_sentences_word_for_word(self) -> None:
-        describe = ENGINE.describe
+        def describe(event: dict, names: list[str]) -> str:
+            return str(ENGINE.describe(event, names))
+
         assert describe({"type": "round_start", "round": 2, "start_player": 1}, NAMES) == (
             "Round 2 of 4 begins; Benno starts."
         )

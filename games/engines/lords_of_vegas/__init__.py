@@ -2,7 +2,8 @@
 
 ``ENGINE`` implements the platform's :class:`~games.engines.base.GameEngine` protocol. Also
 exported: the command classes, the position format (``to_position``/``from_position``) and
-the screen-reader description of a view (``describe_view``).
+the screen-reader description of a view (``describe_view``) and of one lot
+(``describe_lot``).
 """
 
 from .commands import (
@@ -26,7 +27,7 @@ from .commands import (
 from .engine import ENGINE, LordsOfVegas
 from .position import PositionError, from_position, to_position
 from .render import render_text
-from .views import describe_view, view
+from .views import describe_lot, describe_view, view
 
 __all__ = [
     "ENGINE",
@@ -48,6 +49,7 @@ __all__ = [
     "Reorganize",
     "Sprawl",
     "Trade",
+    "describe_lot",
     "describe_view",
     "from_position",
     "render_text",

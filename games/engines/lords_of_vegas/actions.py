@@ -7,11 +7,13 @@ nothing: the trade code relies on that to stop a trade cleanly at the step that 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.engines.base import Event, IllegalCommand, State
 from games.engines.rng import Rng
+from games.engines.text import Text, _, ngettext
 
 from .board import (
-    COMPANY_COLOUR,
     DICE_PER_PLAYER,
     GAMBLE_PER_TILE,
     LOT_ORDER,
@@ -36,40 +38,88 @@ from .casinos import (
 from .commands import Build, Gamble, Raise, Remodel, Reorganize, Sprawl
 from .decisions import arrange_dice, layoff_or_ask
 from .state import OWNER, PIP, colour_name, dice_on_board, max_height, pref, tiles_of
+from .words import company_with_colour, money
 
 
-def company_name(state: State, name: str) -> str:
+def company_name(state: State, name: str) -> Text:
     """ "Sphinx (gold)": the company and its tile colour in this edition."""
-    return f"{name.capitalize()} ({COMPANY_COLOUR[state['edition']][name]})"
+    return company_with_colour(state["edition"], name)
 
 
-def _money(state: State, seat: int, cost: int, what: str) -> None:
+def _money(state: State, seat: int, cost: int, refusal: Callable[[Text, Text], Text]) -> None:
+    """``refusal(cost, money)`` says what costs too much, as one whole sentence."""
     if state["money"][seat] < cost:
-        raise IllegalCommand(f"{what} costs ${cost}m and you have ${state['money'][seat]}m")
+        raise IllegalCommand(refusal(money(cost), money(state["money"][seat])))
 
 
-def _casino(state: State, lot: str, verb: str) -> Casino:
+def _casino(state: State, lot: str, refusal: Text) -> Casino:
     casino = casino_at(state, lot)
     if casino is None:
-        raise IllegalCommand(f"{lot} has no casino tile: you can only {verb} a casino")
+        raise IllegalCommand(refusal)
     return casino
 
 
 def _boss_only(state: State, seat: int, casino: Casino, lot: str, verb: str) -> None:
+    """Only the boss may sprawl from, remodel or raise a casino (``verb``: which)."""
     chief = boss(state, casino)
-    if chief != seat:
-        who = "it has no boss" if chief is None else f"{colour_name(state, chief)} is"
-        raise IllegalCommand(
-            f"you are not the boss of the casino at {lot} ({who}): only its boss can {verb} it"
-        )
+    if chief == seat:
+        return
+    if chief is None:
+        raise IllegalCommand(_NO_BOSS[verb](lot))
+    raise IllegalCommand(_NOT_BOSS[verb](lot, colour_name(state, chief)))
+
+
+_NO_BOSS: dict[str, Callable[[str], Text]] = {
+    "sprawl": lambda lot: _(
+        "you are not the boss of the casino at %(lot)s (it has no boss): "
+        "only its boss can sprawl from it",
+        lot=lot,
+    ),
+    "remodel": lambda lot: _(
+        "you are not the boss of the casino at %(lot)s (it has no boss): "
+        "only its boss can remodel it",
+        lot=lot,
+    ),
+    "raise": lambda lot: _(
+        "you are not the boss of the casino at %(lot)s (it has no boss): "
+        "only its boss can raise it",
+        lot=lot,
+    ),
+}
+_NOT_BOSS: dict[str, Callable[[str, Text | str], Text]] = {
+    "sprawl": lambda lot, chief: _(
+        "you are not the boss of the casino at %(lot)s (%(boss)s is): "
+        "only its boss can sprawl from it",
+        lot=lot,
+        boss=chief,
+    ),
+    "remodel": lambda lot, chief: _(
+        "you are not the boss of the casino at %(lot)s (%(boss)s is): only its boss can remodel it",
+        lot=lot,
+        boss=chief,
+    ),
+    "raise": lambda lot, chief: _(
+        "you are not the boss of the casino at %(lot)s (%(boss)s is): only its boss can raise it",
+        lot=lot,
+        boss=chief,
+    ),
+}
 
 
 def _tiles_left(state: State, name: str, needed: int) -> None:
     left = TILES_PER_COMPANY - tiles_of(state, name)
     if left < needed:
         raise IllegalCommand(
-            f"only {left} {company_name(state, name)} tile{'s' * (left != 1)} left "
-            f"and this needs {needed}: choose another company"
+            ngettext(
+                "only %(left)s %(company)s tile left and this needs %(needed)s: "
+                "choose another company",
+                "only %(left)s %(company)s tiles left and this needs %(needed)s: "
+                "choose another company",
+                left,
+                left=left,
+                company=company_name(state, name),
+                needed=needed,
+            )
         )
 
 
@@ -79,18 +129,33 @@ def check_moving(state: State, seat: int, moving: str | None, target: str, comma
     if free > 0:
         if moving is not None:
             raise IllegalCommand(
-                f"you still have {free} dice off the board: leave out 'moving {moving}'"
+                ngettext(
+                    "you still have %(count)s die off the board: leave out 'moving %(lot)s'",
+                    "you still have %(count)s dice off the board: leave out 'moving %(lot)s'",
+                    free,
+                    count=free,
+                    lot=moving,
+                )
             )
         return
     if moving is None:
         raise IllegalCommand(
-            f"all {DICE_PER_PLAYER} of your dice are on the board: add 'moving <lot>' to say "
-            f"which of your dice moves to {target}, e.g. '{command} moving "
-            f"{own_dice(state, seat)[0]}'"
+            ngettext(
+                "all %(count)s of your dice are on the board: add 'moving <lot>' to say "
+                "which of your dice moves to %(lot)s, e.g. '%(example)s'",
+                "all %(count)s of your dice are on the board: add 'moving <lot>' to say "
+                "which of your dice moves to %(lot)s, e.g. '%(example)s'",
+                DICE_PER_PLAYER,
+                count=DICE_PER_PLAYER,
+                lot=target,
+                example=f"{command} moving {own_dice(state, seat)[0]}",
+            )
         )
     tile = state["tiles"].get(moving)
     if tile is None or tile[OWNER] != seat:
-        raise IllegalCommand(f"{moving} has no die of yours to move to {target}")
+        raise IllegalCommand(
+            _("%(moving)s has no die of yours to move to %(lot)s", moving=moving, lot=target)
+        )
 
 
 def own_dice(state: State, seat: int) -> list[str]:
@@ -123,17 +188,35 @@ def follow_die(state: State, source: str, target: str) -> None:
 def check_build(state: State, seat: int, cmd: Build) -> int:
     lot = cmd.lot
     if lot in state["tiles"]:
-        raise IllegalCommand(f"{lot} already has a casino tile: you can only build on a lot")
+        raise IllegalCommand(
+            _("%(lot)s already has a casino tile: you can only build on a lot", lot=lot)
+        )
     owner = state["markers"].get(lot)
     if owner is None:
-        raise IllegalCommand(f"{lot} is not your parking lot: you can only build on your lots")
+        raise IllegalCommand(
+            _("%(lot)s is not your parking lot: you can only build on your lots", lot=lot)
+        )
     if owner != seat:
         raise IllegalCommand(
-            f"{lot} is owned by {colour_name(state, owner)}: you can only build on your own lot"
+            _(
+                "%(lot)s is owned by %(owner)s: you can only build on your own lot",
+                lot=lot,
+                owner=colour_name(state, owner),
+            )
         )
     _tiles_left(state, cmd.company, 1)
     price = LOTS[lot].price
-    _money(state, seat, price, f"building on {lot}")
+    _money(
+        state,
+        seat,
+        price,
+        lambda cost, have: _(
+            "building on %(lot)s costs %(cost)s and you have %(money)s",
+            lot=lot,
+            cost=cost,
+            money=have,
+        ),
+    )
     check_moving(state, seat, cmd.moving, lot, f"build {lot} {cmd.company}")
     return price
 
@@ -173,23 +256,49 @@ def joined(state: State, before: Snapshot, lot: str) -> list[str]:
 
 def check_sprawl(state: State, seat: int, cmd: Sprawl) -> tuple[Casino, int]:
     lot, origin = cmd.lot, cmd.origin
-    casino = _casino(state, origin, "sprawl from")
-    _boss_only(state, seat, casino, origin, "sprawl from")
+    casino = _casino(
+        state,
+        origin,
+        _(
+            "%(lot)s has no casino tile: you can only sprawl from a casino",
+            lot=origin,
+        ),
+    )
+    _boss_only(state, seat, casino, origin, "sprawl")
     if lot in state["tiles"]:
-        raise IllegalCommand(f"{lot} already has a casino tile: you can only sprawl into a lot")
+        raise IllegalCommand(
+            _("%(lot)s already has a casino tile: you can only sprawl into a lot", lot=lot)
+        )
     owner = state["markers"].get(lot)
     if owner is not None:
         raise IllegalCommand(
-            f"{lot} is owned by {colour_name(state, owner)}: "
-            "you can only sprawl into an unowned lot"
+            _(
+                "%(lot)s is owned by %(owner)s: you can only sprawl into an unowned lot",
+                lot=lot,
+                owner=colour_name(state, owner),
+            )
         )
     if not in_play(lot, state["players"]):
-        raise IllegalCommand(f"{lot} is in the F block, out of play in a two-player game")
+        raise IllegalCommand(
+            _("%(lot)s is in the F block, out of play in a two-player game", lot=lot)
+        )
     if lot not in neighbours(casino):
-        raise IllegalCommand(f"{lot} is not next to the casino at {origin}")
+        raise IllegalCommand(
+            _("%(lot)s is not next to the casino at %(origin)s", lot=lot, origin=origin)
+        )
     _tiles_left(state, company(state, casino), 1)
     cost = 2 * LOTS[lot].price + RISER_PRICE * (height(state, casino) - 1)
-    _money(state, seat, cost, f"sprawling into {lot}")
+    _money(
+        state,
+        seat,
+        cost,
+        lambda price, have: _(
+            "sprawling into %(lot)s costs %(cost)s and you have %(money)s",
+            lot=lot,
+            cost=price,
+            money=have,
+        ),
+    )
     check_moving(state, seat, cmd.moving, lot, f"sprawl {lot} from {origin}")
     return casino, cost
 
@@ -220,15 +329,39 @@ def sprawl(state: State, seat: int, cmd: Sprawl, rng: Rng, events: list[Event]) 
 
 
 def check_remodel(state: State, seat: int, cmd: Remodel) -> tuple[Casino, int]:
-    casino = _casino(state, cmd.lot, "remodel")
+    casino = _casino(
+        state,
+        cmd.lot,
+        _("%(lot)s has no casino tile: you can only remodel a casino", lot=cmd.lot),
+    )
     _boss_only(state, seat, casino, cmd.lot, "remodel")
     if company(state, casino) == cmd.company:
         raise IllegalCommand(
-            f"the casino at {cmd.lot} is already {company_name(state, cmd.company)}"
+            _(
+                "the casino at %(lot)s is already %(company)s",
+                lot=cmd.lot,
+                company=company_name(state, cmd.company),
+            )
         )
     _tiles_left(state, cmd.company, len(casino))
-    cost = REMODEL_PRICE * len(casino)
-    _money(state, seat, cost, f"remodelling the {len(casino)}-space casino at {cmd.lot}")
+    size = len(casino)
+    cost = REMODEL_PRICE * size
+    _money(
+        state,
+        seat,
+        cost,
+        lambda price, have: ngettext(
+            "remodelling the %(size)s-space casino at %(lot)s costs %(cost)s "
+            "and you have %(money)s",
+            "remodelling the %(size)s-space casino at %(lot)s costs %(cost)s "
+            "and you have %(money)s",
+            size,
+            size=size,
+            lot=cmd.lot,
+            cost=price,
+            money=have,
+        ),
+    )
     return casino, cost
 
 
@@ -257,20 +390,38 @@ def remodel(state: State, seat: int, cmd: Remodel, rng: Rng, events: list[Event]
 
 
 def check_reorganize(state: State, seat: int, cmd: Reorganize) -> tuple[Casino, int]:
-    casino = _casino(state, cmd.lot, "reorganize")
+    casino = _casino(
+        state,
+        cmd.lot,
+        _("%(lot)s has no casino tile: you can only reorganize a casino", lot=cmd.lot),
+    )
     tiles = state["tiles"]
     if not any(tiles[lot][OWNER] == seat for lot in casino):
         raise IllegalCommand(
-            f"you have no die in the casino at {cmd.lot}: you cannot reorganize it"
+            _("you have no die in the casino at %(lot)s: you cannot reorganize it", lot=cmd.lot)
         )
     done = set(state["reorged"]).intersection(casino)
     if done:
         raise IllegalCommand(
-            f"the die on {min(done)} was already reorganized this turn: the casino at "
-            f"{cmd.lot} cannot be reorganized again until your next turn"
+            _(
+                "the die on %(die)s was already reorganized this turn: the casino at "
+                "%(lot)s cannot be reorganized again until your next turn",
+                die=min(done),
+                lot=cmd.lot,
+            )
         )
     cost = sum(tiles[lot][PIP] for lot in casino if tiles[lot][OWNER] is not None)
-    _money(state, seat, cost, f"reorganizing the casino at {cmd.lot}")
+    _money(
+        state,
+        seat,
+        cost,
+        lambda price, have: _(
+            "reorganizing the casino at %(lot)s costs %(cost)s and you have %(money)s",
+            lot=cmd.lot,
+            cost=price,
+            money=have,
+        ),
+    )
     return casino, cost
 
 
@@ -313,17 +464,41 @@ def reorganize(state: State, seat: int, cmd: Reorganize, rng: Rng, events: list[
 
 def check_raise(state: State, seat: int, cmd: Raise) -> tuple[Casino, int]:
     if state["edition"] != "2024":
-        raise IllegalCommand("the classic edition has no raise action")
-    casino = _casino(state, cmd.lot, "raise")
+        raise IllegalCommand(_("the classic edition has no raise action"))
+    casino = _casino(
+        state, cmd.lot, _("%(lot)s has no casino tile: you can only raise a casino", lot=cmd.lot)
+    )
     _boss_only(state, seat, casino, cmd.lot, "raise")
     tall, top = height(state, casino), max_height(state)
     if tall >= top:
         raise IllegalCommand(
-            f"the casino at {cmd.lot} is already {tall} tiles high, "
-            f"the most in a {state['players']}-player game"
+            ngettext(
+                "the casino at %(lot)s is already %(height)s tile high, "
+                "the most in a %(players)s-player game",
+                "the casino at %(lot)s is already %(height)s tiles high, "
+                "the most in a %(players)s-player game",
+                tall,
+                lot=cmd.lot,
+                height=tall,
+                players=state["players"],
+            )
         )
-    cost = RISER_PRICE * len(casino)
-    _money(state, seat, cost, f"raising the {len(casino)}-space casino at {cmd.lot}")
+    size = len(casino)
+    cost = RISER_PRICE * size
+    _money(
+        state,
+        seat,
+        cost,
+        lambda price, have: ngettext(
+            "raising the %(size)s-space casino at %(lot)s costs %(cost)s and you have %(money)s",
+            "raising the %(size)s-space casino at %(lot)s costs %(cost)s and you have %(money)s",
+            size,
+            size=size,
+            lot=cmd.lot,
+            cost=price,
+            money=have,
+        ),
+    )
     return casino, cost
 
 
@@ -351,29 +526,52 @@ def raise_casino(state: State, seat: int, cmd: Raise, rng: Rng, events: list[Eve
 
 def check_gamble(state: State, seat: int, cmd: Gamble) -> tuple[Casino, int]:
     if state["gambles"]:
-        raise IllegalCommand("you have already gambled this turn: gamble at most once a turn")
-    casino = _casino(state, cmd.lot, "gamble at")
+        raise IllegalCommand(_("you have already gambled this turn: gamble at most once a turn"))
+    casino = _casino(
+        state,
+        cmd.lot,
+        _("%(lot)s has no casino tile: you can only gamble at a casino", lot=cmd.lot),
+    )
     chief = boss(state, casino)
     if chief is None:
-        raise IllegalCommand(f"the casino at {cmd.lot} has no boss to take your bet")
+        raise IllegalCommand(_("the casino at %(lot)s has no boss to take your bet", lot=cmd.lot))
     if chief == seat:
         raise IllegalCommand(
-            f"you are the boss of the casino at {cmd.lot}: gamble at another player's casino"
+            _(
+                "you are the boss of the casino at %(lot)s: gamble at another player's casino",
+                lot=cmd.lot,
+            )
         )
-    most = GAMBLE_PER_TILE * points(state, casino)
+    tiles = points(state, casino)
+    most = GAMBLE_PER_TILE * tiles
     if cmd.amount > most:
         raise IllegalCommand(
-            f"you can bet at most ${most}m at the {points(state, casino)}-tile casino "
-            f"at {cmd.lot}, not ${cmd.amount}m"
+            ngettext(
+                "you can bet at most %(most)s at the %(tiles)s-tile casino at %(lot)s, "
+                "not %(amount)s",
+                "you can bet at most %(most)s at the %(tiles)s-tile casino at %(lot)s, "
+                "not %(amount)s",
+                tiles,
+                most=money(most),
+                tiles=tiles,
+                lot=cmd.lot,
+                amount=money(cmd.amount),
+            )
         )
     if cmd.amount > state["money"][seat]:
-        raise IllegalCommand(f"you cannot bet ${cmd.amount}m: you have ${state['money'][seat]}m")
+        raise IllegalCommand(
+            _(
+                "you cannot bet %(amount)s: you have %(money)s",
+                amount=money(cmd.amount),
+                money=money(state["money"][seat]),
+            )
+        )
     return casino, chief
 
 
 def gamble(state: State, seat: int, cmd: Gamble, rng: Rng, events: list[Event]) -> None:
     """Bet at another player's casino; classic: its boss may lay off half first."""
-    _, chief = check_gamble(state, seat, cmd)
+    chief = check_gamble(state, seat, cmd)[1]
     state["gambles"] += 1
     layoff_or_ask(state, seat, chief, cmd.lot, cmd.amount, rng, events)
 

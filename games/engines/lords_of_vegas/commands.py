@@ -7,11 +7,12 @@ state, so it cannot know seat numbers. The text notation lives in :mod:`.notatio
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engines.base import JSON, MalformedCommand
+from games.engines.text import Text, _
 
 from .board import ALL_COLOURS, COMPANIES, LOTS
 
@@ -247,8 +248,18 @@ def _json(kind: str, **fields: Any) -> JSON:
 def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise MalformedCommand(f"{dict(data)!r}: {name!r} must be a {kind.__name__}")
+        raise MalformedCommand(_MUST_BE[kind](repr(dict(data)), repr(name)))
     return value
+
+
+_MUST_BE: dict[type, Callable[[str, str], Text]] = {
+    str: lambda data, name: _("%(data)s: %(field)s must be text", data=data, field=name),
+    int: lambda data, name: _("%(data)s: %(field)s must be a whole number", data=data, field=name),
+    bool: lambda data, name: _("%(data)s: %(field)s must be true or false", data=data, field=name),
+    list: lambda data, name: _("%(data)s: %(field)s must be a list", data=data, field=name),
+    dict: lambda data, name: _("%(data)s: %(field)s must be an object", data=data, field=name),
+}
+"""What a JSON field must hold, in words (``_field`` is only ever asked for these types)."""
 
 
 def _lot(data: Mapping[str, Any], name: str = "lot", optional: bool = False) -> Any:
@@ -256,28 +267,40 @@ def _lot(data: Mapping[str, Any], name: str = "lot", optional: bool = False) -> 
         return None
     value = _field(data, name, str).upper()
     if value not in LOTS:
-        raise MalformedCommand(f"{value!r} is not a lot of the board (A1 to F9)")
+        raise MalformedCommand(_("%(lot)s is not a lot of the board (A1 to F9)", lot=repr(value)))
     return value
 
 
 def _company(data: Mapping[str, Any]) -> str:
     value = str(_field(data, "company", str)).lower()
     if value not in COMPANIES:
-        raise MalformedCommand(f"{value!r} is not a company ({', '.join(COMPANIES)})")
+        raise MalformedCommand(
+            _(
+                "%(word)s is not a company (%(companies)s)",
+                word=repr(value),
+                companies=", ".join(COMPANIES),
+            )
+        )
     return value
 
 
 def _colour(data: Mapping[str, Any], name: str) -> str:
     value = str(_field(data, name, str)).lower()
     if value not in ALL_COLOURS:
-        raise MalformedCommand(f"{value!r} is not a player colour ({', '.join(ALL_COLOURS)})")
+        raise MalformedCommand(
+            _(
+                "%(word)s is not a player colour (%(colours)s)",
+                word=repr(value),
+                colours=", ".join(ALL_COLOURS),
+            )
+        )
     return value
 
 
 def _amount(data: Mapping[str, Any]) -> int:
     value = _field(data, "amount", int)
     if value < 1:
-        raise MalformedCommand(f"the amount must be at least $1m, not {value}")
+        raise MalformedCommand(_("the amount must be at least $1m, not %(amount)s", amount=value))
     return int(value)
 
 
@@ -296,15 +319,19 @@ def _step_from_json(data: Mapping[str, Any]) -> Step:
     if kind == "do":
         action = command_from_json(_field(data, "action", dict))
         if not isinstance(action, ACTIONS):
-            raise MalformedCommand(f"a trade can only include actions, not {action.kind!r}")
+            raise MalformedCommand(
+                _("a trade can only include actions, not %(kind)s", kind=repr(action.kind))
+            )
         return Do(action)
-    raise MalformedCommand(f"{data!r} is not a trade step (pay, give_lot, give_die, do)")
+    raise MalformedCommand(
+        _("%(data)s is not a trade step (pay, give_lot, give_die, do)", data=repr(data))
+    )
 
 
 def command_from_json(data: Mapping[str, Any]) -> Command:
     """The command for a JSON dict; raises :class:`MalformedCommand` with the reason."""
     if not isinstance(data, Mapping):
-        raise MalformedCommand(f"{data!r} is not a command object")
+        raise MalformedCommand(_("%(data)s is not a command object", data=repr(data)))
     kind = data.get("type")
     if kind == "build":
         return Build(_lot(data), _company(data), _lot(data, "moving", optional=True))
@@ -323,7 +350,9 @@ def command_from_json(data: Mapping[str, Any]) -> Command:
     if kind == "move":
         piece = _field(data, "piece", str)
         if piece not in ("die", "lot"):
-            raise MalformedCommand(f"move needs piece 'die' or 'lot', not {piece!r}")
+            raise MalformedCommand(
+                _("move needs piece 'die' or 'lot', not %(piece)s", piece=repr(piece))
+            )
         return Move(piece, _lot(data))
     if kind == "place":
         return Place(_place_values(data))
@@ -334,9 +363,9 @@ def command_from_json(data: Mapping[str, Any]) -> Command:
     if kind == "trade":
         steps = _field(data, "steps", list)
         if not steps:
-            raise MalformedCommand("a trade needs at least one step")
+            raise MalformedCommand(_("a trade needs at least one step"))
         return Trade(tuple(_step_from_json(step) for step in steps))
-    raise MalformedCommand(f"{kind!r} is not a Lords of Vegas command")
+    raise MalformedCommand(_("%(kind)s is not a Lords of Vegas command", kind=repr(kind)))
 
 
 def _place_values(data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -344,14 +373,14 @@ def _place_values(data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
     values = []
     for pair in pairs:
         if not (isinstance(pair, list | tuple) and len(pair) == 2):
-            raise MalformedCommand(f"{pair!r} is not a [lot, value] pair")
+            raise MalformedCommand(_("%(pair)s is not a [lot, value] pair", pair=repr(pair)))
         lot = _lot({"lot": pair[0]})
         value = _field({"value": pair[1]}, "value", int)
         if not 1 <= value <= 6:
-            raise MalformedCommand(f"a die shows 1 to 6, not {value}")
+            raise MalformedCommand(_("a die shows 1 to 6, not %(value)s", value=value))
         values.append((lot, int(value)))
     if not values:
-        raise MalformedCommand("place needs at least one tile and value")
+        raise MalformedCommand(_("place needs at least one tile and value"))
     return tuple(values)
 
 
@@ -359,7 +388,13 @@ def _prefer(data: Mapping[str, Any]) -> Prefer:
     topic = _field(data, "topic", str)
     value = _field(data, "value", str)
     if topic not in PREFERENCES or value not in PREFERENCES[topic]:
-        raise MalformedCommand(f"unknown preference {topic!r} = {value!r}")
+        raise MalformedCommand(
+            _(
+                "unknown preference %(topic)s = %(value)s",
+                topic=repr(topic),
+                value=repr(value),
+            )
+        )
     return Prefer(topic, value)
 
 

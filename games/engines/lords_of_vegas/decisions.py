@@ -21,6 +21,7 @@ from typing import Any
 
 from games.engines.base import Event, IllegalCommand, State
 from games.engines.rng import Rng
+from games.engines.text import _
 
 from .board import DICE_PER_PLAYER, LOT_ORDER, LOTS, MARKERS_PER_PLAYER
 from .commands import PREFERENCES, Command, LayOff, Move, Place, Prefer
@@ -71,15 +72,19 @@ def arrange_dice(state: State, lots: list[str], events: list[Event] | None = Non
 def answer_place(state: State, seat: int, cmd: Place, events: list[Event]) -> None:
     decision = pending_for(state, seat, "place")
     if decision is None:
-        raise IllegalCommand("nothing asks you to place dice now")
+        raise IllegalCommand(_("nothing asks you to place dice now"))
     lots = decision["lots"]
     given = dict(cmd.values)
     if len(given) != len(cmd.values) or set(given) != set(lots):
-        raise IllegalCommand(f"place a value on each of {', '.join(lots)}, and only there")
+        raise IllegalCommand(
+            _("place a value on each of %(lots)s, and only there", lots=", ".join(lots))
+        )
     have = Counter(state["tiles"][lot][PIP] for lot in lots)
     if Counter(given.values()) != have:
         rolled = ", ".join(str(v) for v in sorted(have.elements(), reverse=True))
-        raise IllegalCommand(f"your rerolled values are {rolled}: place exactly those")
+        raise IllegalCommand(
+            _("your rerolled values are %(values)s: place exactly those", values=rolled)
+        )
     for lot, value in given.items():
         state["tiles"][lot][PIP] = value
     _drop(state, decision)
@@ -94,24 +99,31 @@ def answer_move(state: State, seat: int, cmd: Move, rng: Rng, events: list[Event
     decision = pending_for(state, seat, "move")
     if decision is None:
         raise IllegalCommand(
-            "nothing asks you to move a die or lot marker now "
-            "(to move a die while you build or sprawl, add 'moving <lot>' to that command)"
+            _(
+                "nothing asks you to move a die or lot marker now "
+                "(to move a die while you build or sprawl, add 'moving <lot>' to that command)"
+            )
         )
-    if cmd.piece != decision["piece"]:
-        wanted = "die" if decision["piece"] == "die" else "lot marker"
-        raise IllegalCommand(f"you are asked which {wanted} moves to {decision['lot']}")
     target = decision["lot"]
+    if cmd.piece != decision["piece"]:
+        if decision["piece"] == "die":
+            raise IllegalCommand(_("you are asked which die moves to %(lot)s", lot=target))
+        raise IllegalCommand(_("you are asked which lot marker moves to %(lot)s", lot=target))
     if cmd.piece == "die":
         tile = state["tiles"].get(cmd.lot)
         if tile is None or tile[OWNER] != seat:
-            raise IllegalCommand(f"{cmd.lot} has no die of yours to move to {target}")
+            raise IllegalCommand(
+                _("%(moving)s has no die of yours to move to %(lot)s", moving=cmd.lot, lot=target)
+            )
         _drop(state, decision)
         tile[OWNER] = tile[PIP] = None
         events.append({"type": "die_moved", "seat": seat, "from": cmd.lot, "to": target})
         place_die_on_drawn(state, rng, events)
     else:
         if state["markers"].get(cmd.lot) != seat:
-            raise IllegalCommand(f"{cmd.lot} is not your parking lot: no marker of yours there")
+            raise IllegalCommand(
+                _("%(lot)s is not your parking lot: no marker of yours there", lot=cmd.lot)
+            )
         _drop(state, decision)
         del state["markers"][cmd.lot]
         state["markers"][target] = seat
@@ -155,7 +167,7 @@ def layoff_or_ask(
 def answer_layoff(state: State, seat: int, cmd: LayOff, rng: Rng, events: list[Event]) -> None:
     decision = pending_for(state, seat, "layoff")
     if decision is None:
-        raise IllegalCommand("no bet at your casinos waits for your lay-off decision")
+        raise IllegalCommand(_("no bet at your casinos waits for your lay-off decision"))
     _drop(state, decision)
     resolve_gamble(
         state,

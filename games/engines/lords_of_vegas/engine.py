@@ -7,7 +7,7 @@ named for them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from games.engines.base import (
@@ -22,8 +22,9 @@ from games.engines.base import (
 )
 from games.engines.base import Command as BaseCommand
 from games.engines.rng import Rng, move_rng
+from games.engines.text import Join, Text, _, ngettext
 
-from . import bots, events, invariants, legal, notation, render, setup, views
+from . import bots, events, invariants, legal, notation, render, setup, views, words
 from .actions import perform
 from .board import EDITIONS, PLAYER_COLOURS
 from .commands import (
@@ -59,11 +60,11 @@ class LordsOfVegas:
     name = "Lords of Vegas"
     min_players = 2
     max_players = 6
-    editions: tuple[str, tuple[tuple[str, str], ...]] = (
+    editions: tuple[str, tuple[tuple[str, Text | str], ...]] = (
         "edition",
         (
-            ("2024", "2024 edition (2 to 6 players)"),
-            ("classic", "classic edition (2 to 4 players)"),
+            ("2024", _("2024 edition (2 to 6 players)")),
+            ("classic", _("classic edition (2 to 4 players)")),
         ),
     )
     trades = True
@@ -77,32 +78,52 @@ class LordsOfVegas:
         else is refused rather than ignored, so a typo never silently plays another game."""
         unknown = sorted(set(options) - {"edition", "colours"})
         if unknown:
-            names = ", ".join(map(repr, unknown))
-            raise InvalidOptions(f"unknown option {names}: the options are edition and colours")
+            raise InvalidOptions(
+                ngettext(
+                    "unknown option %(names)s: the options are edition and colours",
+                    "unknown options %(names)s: the options are edition and colours",
+                    len(unknown),
+                    names=", ".join(map(repr, unknown)),
+                )
+            )
         edition = str(options.get("edition", "2024"))
         if edition not in EDITIONS:
-            raise InvalidOptions(f"unknown edition {edition!r}: choose 2024 or classic")
-        low, high = PLAYERS[edition]
-        if not low <= players <= high:
             raise InvalidOptions(
-                f"the {edition} edition is for {low} to {high} players, not {players}"
+                _("unknown edition %(edition)s: choose 2024 or classic", edition=repr(edition))
             )
+        _check_players(edition, players)
         palette = PLAYER_COLOURS[edition]
         given = options.get("colours") or palette[:players]
         if not isinstance(given, list | tuple):
-            raise InvalidOptions(f"colours must be a list of {players} colours")
+            raise InvalidOptions(
+                ngettext(
+                    "colours must be a list of %(count)s colour",
+                    "colours must be a list of %(count)s colours",
+                    players,
+                    count=players,
+                )
+            )
         colours = [str(colour) for colour in given]
         if len(colours) != players or len(set(colours)) != players:
-            raise InvalidOptions(f"give {players} different colours, one per seat")
+            raise InvalidOptions(
+                ngettext(
+                    "give %(count)s different colour, one per seat",
+                    "give %(count)s different colours, one per seat",
+                    players,
+                    count=players,
+                )
+            )
         for colour in colours:
             if colour not in palette:
-                raise InvalidOptions(
-                    f"{colour!r} is not a colour of the {edition} edition ({', '.join(palette)})"
-                )
+                raise InvalidOptions(_unknown_colour(edition, colour, palette))
         return {"edition": edition, "colours": colours}
 
     def seat_colours(self, options: Mapping[str, Any], players: int) -> list[str]:
         return list(self.normalize_options(options, players)["colours"])
+
+    def colour_name(self, colour: str) -> Text | str:
+        """A seat colour's word, or a tile colour's ("gold"): the platform shows both."""
+        return words.colour(colour)
 
     def new_game(
         self, players: int, options: Mapping[str, Any], seed: str, *, rng: Rng | None = None
@@ -121,13 +142,13 @@ class LordsOfVegas:
         ``move_rng(seed, n + 1)``, so a replay draws the same dice.
         """
         if not isinstance(command, COMMANDS):
-            raise MalformedCommand(f"{command!r} is not a Lords of Vegas command")
+            raise MalformedCommand(_not_ours(command))
         rng = rng or move_rng(state["seed"], state["n"] + 1)
         new = copy_state(state)
         out: list[Event] = []
         try:
             if state["over"] is not None:
-                raise IllegalCommand("the game is over")
+                raise IllegalCommand(_("the game is over"))
             _dispatch(new, seat, command, rng, out)
         except IllegalCommand as refusal:
             raise _naming(refusal, command) from None
@@ -178,7 +199,7 @@ class LordsOfVegas:
 
     def format(self, command: BaseCommand) -> str:
         if not isinstance(command, COMMANDS):
-            raise MalformedCommand(f"{command!r} is not a Lords of Vegas command")
+            raise MalformedCommand(_not_ours(command))
         return notation.format_command(command)
 
     def command_from_json(self, data: Mapping[str, Any]) -> BaseCommand:
@@ -192,7 +213,7 @@ class LordsOfVegas:
     def render_text(self, view: JSON) -> str:
         return render.render_text(view)
 
-    def describe(self, event: Event, names: Sequence[str]) -> str:
+    def describe(self, event: Event, names: Sequence[str]) -> Text | str:
         return events.describe(event, names)
 
 
@@ -202,7 +223,7 @@ def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Even
         apply_trade(state, seat, cmd, rng, out)
         return
     if seat is None or not 0 <= seat < state["players"]:
-        raise IllegalCommand(f"seat {seat!r} is not a player of this game")
+        raise IllegalCommand(_("seat %(seat)s is not a player of this game", seat=repr(seat)))
     if isinstance(cmd, Prefer):
         set_preference(state, seat, cmd, out)
     elif isinstance(cmd, Move):
@@ -223,10 +244,54 @@ def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Even
 def _naming(refusal: IllegalCommand, command: Any) -> IllegalCommand:
     """Every refusal names the command it refuses, then gives the reason."""
     what = repr(notation.format_command(command))
-    text = str(refusal)
-    if text.startswith(what):
+    text = refusal.text
+    if isinstance(text, Text) and text.msgid == NAMED.msgid and text.params["command"] == what:
         return refusal
-    return type(refusal)(f"{what}: {text}")
+    return type(refusal)(notation.naming(what, text))
+
+
+NAMED = notation.naming("", "")
+"""The shape of a refusal that already names its command."""
+
+
+def _not_ours(command: Any) -> Text:
+    return _("%(command)s is not a Lords of Vegas command", command=repr(command))
+
+
+def _check_players(edition: str, players: int) -> None:
+    low, high = PLAYERS[edition]
+    if low <= players <= high:
+        return
+    if edition == "classic":
+        refusal = _(
+            "the classic edition is for %(low)s to %(high)s players, not %(players)s",
+            low=low,
+            high=high,
+            players=players,
+        )
+    else:
+        refusal = _(
+            "the 2024 edition is for %(low)s to %(high)s players, not %(players)s",
+            low=low,
+            high=high,
+            players=players,
+        )
+    raise InvalidOptions(refusal)
+
+
+def _unknown_colour(edition: str, colour: str, palette: Sequence[str]) -> Text:
+    """The edition's name is a word ("classic"), so each edition has its own sentence."""
+    if edition == "classic":
+        return _(
+            "%(colour)s is not a colour of the classic edition (%(colours)s)",
+            colour=repr(colour),
+            colours=", ".join(palette),
+        )
+    return _(
+        "%(colour)s is not a colour of the 2024 edition (%(colours)s)",
+        colour=repr(colour),
+        colours=", ".join(palette),
+    )
 
 
 def _check_turn(state: State, seat: int, cmd: Any) -> None:
@@ -234,21 +299,25 @@ def _check_turn(state: State, seat: int, cmd: Any) -> None:
     refusal is prefixed with the command by :func:`_naming`)."""
     if seat != state["turn"]:
         raise IllegalCommand(
-            f"it is {colour_name(state, state['turn'])}'s turn; you can act only on your own turn"
+            _(
+                "it is %(player)s's turn; you can act only on your own turn",
+                player=colour_name(state, state["turn"]),
+            )
         )
     if state["pending"]:
-        waiting = ", ".join(
-            f"{colour_name(state, d['seat'])} ({_DECISION[d['kind']]})" for d in state["pending"]
+        waiting = Join(
+            [_DECISION[d["kind"]](colour_name(state, d["seat"])) for d in state["pending"]]
         )
-        raise IllegalCommand(f"the game is waiting for {waiting}")
+        raise IllegalCommand(_("the game is waiting for %(decisions)s", decisions=waiting))
     if not isinstance(cmd, (End, *ACTIONS)):
-        raise MalformedCommand("it is not an action")
+        raise MalformedCommand(_("it is not an action"))
 
 
-_DECISION = {
-    "move": "which die or lot marker moves",
-    "place": "placing rerolled dice",
-    "layoff": "the lay-off decision",
+_DECISION: dict[str, Callable[[Text | str], Text]] = {
+    "move": lambda who: _("%(player)s (which die or lot marker moves)", player=who),
+    "place": lambda who: _("%(player)s (placing rerolled dice)", player=who),
+    "layoff": lambda who: _("%(player)s (the lay-off decision)", player=who),
 }
+"""A player the game waits for, and what for."""
 
 ENGINE = LordsOfVegas()

@@ -20,7 +20,7 @@ from .board import (
     in_play,
 )
 from .casinos import casinos, company, height, tied_dice
-from .state import OWNER, PIP, colour_name, max_height
+from .state import OWNER, PIP, max_height
 
 
 def check(state: State) -> list[str]:
@@ -38,7 +38,7 @@ def _players(state: State) -> list[str]:
     dice = Counter(tile[OWNER] for tile in state["tiles"].values() if tile[OWNER] is not None)
     markers = Counter(state["markers"].values())
     for seat in range(state["players"]):
-        name = colour_name(state, seat)
+        name = str(state["colours"][seat]).capitalize()  # for developers: plain English
         if state["money"][seat] < 0:
             problems.append(f"{name} has negative money (${state['money'][seat]}m)")
         if dice[seat] > DICE_PER_PLAYER:

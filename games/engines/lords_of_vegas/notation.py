@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Callable
 
 from games.engines.base import MalformedCommand
+from games.engines.text import Text, _
 
 from .board import ALL_COLOURS, COMPANY_ALIASES, LOTS
 from .commands import (
@@ -60,6 +61,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "trade": ("trade", "echanger", "echange", "scambia", "scambiare", "scambio"),
 }
 VERB_OF: dict[str, str] = {word: verb for verb, words in VERBS.items() for word in words}
+KNOWN_VERBS = ", ".join(v for v in VERBS if v != "layoff") + ", layoff"
+"""The canonical verbs, as an unknown command's refusal lists them (notation: never translated)."""
 
 FROM_WORDS = frozenset({"from", "de", "depuis", "da", "dal"})
 MOVING_WORDS = frozenset({"moving", "deplacant", "spostando"})
@@ -97,7 +100,7 @@ def _plain(text: str) -> str:
 def parse(text: str) -> Command:
     """One command from its text; raises :class:`MalformedCommand` naming the input."""
     if not isinstance(text, str):
-        raise MalformedCommand(f"{text!r} is not text")
+        raise MalformedCommand(_("%(input)s is not text", input=repr(text)))
     plain = _plain(text)
     if plain.startswith("lay off"):
         plain = "layoff" + plain[len("lay off") :]
@@ -105,21 +108,32 @@ def parse(text: str) -> Command:
         plain = "etendre" + plain[plain.find(" ") :]
     words = plain.split(" ") if plain else []
     if not words:
-        raise MalformedCommand("an empty line is not a command (try 'end' to end your turn)")
+        raise MalformedCommand(_("an empty line is not a command (try 'end' to end your turn)"))
     verb = VERB_OF.get(words[0])
     if verb is None:
-        known = ", ".join(v for v in VERBS if v != "layoff") + ", layoff"
-        raise MalformedCommand(f"{text!r}: unknown command {words[0]!r} (commands: {known})")
+        raise MalformedCommand(
+            _(
+                "%(input)s: unknown command %(word)s (commands: %(commands)s)",
+                input=repr(text),
+                word=repr(words[0]),
+                commands=KNOWN_VERBS,
+            )
+        )
     try:
         return _PARSERS[verb](words[1:], plain)
     except MalformedCommand as error:
-        raise MalformedCommand(f"{text!r}: {error}") from None
+        raise MalformedCommand(naming(repr(text), error.text)) from None
+
+
+def naming(command: str, reason: Text | str) -> Text:
+    """A refusal that names what it refuses: "'build A2 gold': A2 is not your parking lot"."""
+    return _("%(command)s: %(reason)s", command=command, reason=reason)
 
 
 def _lot(word: str) -> str:
     name = word.upper()
     if name not in LOTS:
-        raise MalformedCommand(f"{word!r} is not a lot (A1 to F9)")
+        raise MalformedCommand(_("%(word)s is not a lot (A1 to F9)", word=repr(word)))
     return name
 
 
@@ -128,27 +142,41 @@ def _company(word: str) -> str:
         return COMPANY_WORDS[word]
     except KeyError:
         raise MalformedCommand(
-            f"{word!r} is not a company (sphinx|gold, albion|purple, vega|green|aqua, "
-            "tivoli|silver, pioneer|brown)"
+            _(
+                "%(word)s is not a company (sphinx|gold, albion|purple, vega|green|aqua, "
+                "tivoli|silver, pioneer|brown)",
+                word=repr(word),
+            )
         ) from None
 
 
 def _colour(word: str) -> str:
     if word not in ALL_COLOURS:
-        raise MalformedCommand(f"{word!r} is not a player colour ({', '.join(ALL_COLOURS)})")
+        raise MalformedCommand(
+            _(
+                "%(word)s is not a player colour (%(colours)s)",
+                word=repr(word),
+                colours=", ".join(ALL_COLOURS),
+            )
+        )
     return word
 
 
 def _amount(word: str) -> int:
     match = re.fullmatch(r"\$?(\d+)m?", word)
     if match is None or int(match.group(1)) < 1:
-        raise MalformedCommand(f"{word!r} is not an amount in $m (e.g. 5)")
+        raise MalformedCommand(_("%(word)s is not an amount in $m (e.g. 5)", word=repr(word)))
     return int(match.group(1))
 
 
 def _expect(words: list[str], count: int, form: str) -> None:
     if len(words) != count:
-        raise MalformedCommand(f"expected '{form}'")
+        raise MalformedCommand(_expected(form))
+
+
+def _expected(form: str) -> Text:
+    """What the command should look like (the form is notation: it stays as written)."""
+    return _("expected '%(form)s'", form=form)
 
 
 def _moving(words: list[str], form: str) -> tuple[list[str], str | None]:
@@ -156,18 +184,20 @@ def _moving(words: list[str], form: str) -> tuple[list[str], str | None]:
     if len(words) >= 2 and words[-2] in MOVING_WORDS:
         return words[:-2], _lot(words[-1])
     if words and words[-1] in MOVING_WORDS:
-        raise MalformedCommand(f"say which of your dice moves: '{form} moving <lot>'")
+        raise MalformedCommand(
+            _("say which of your dice moves: '%(form)s moving <lot>'", form=form)
+        )
     return words, None
 
 
-def _build(words: list[str], _: str) -> Build:
+def _build(words: list[str], _plain_text: str) -> Build:
     form = "build <lot> <company>"
     words, moving = _moving(words, form)
     _expect(words, 2, form)
     return Build(_lot(words[0]), _company(words[1]), moving)
 
 
-def _sprawl(words: list[str], _: str) -> Sprawl:
+def _sprawl(words: list[str], _plain_text: str) -> Sprawl:
     form = "sprawl <lot> from <lot of your casino>"
     words, moving = _moving(words, form)
     words = [w for w in words if w not in ("to", "into", "vers", "in", "en")]
@@ -175,38 +205,38 @@ def _sprawl(words: list[str], _: str) -> Sprawl:
         return Sprawl(_lot(words[0]), _lot(words[2]), moving)
     if len(words) == 3 and words[0] in FROM_WORDS:  # "sprawl from A2 to A5"
         return Sprawl(_lot(words[2]), _lot(words[1]), moving)
-    raise MalformedCommand(f"expected '{form}'")
+    raise MalformedCommand(_expected(form))
 
 
-def _remodel(words: list[str], _: str) -> Remodel:
+def _remodel(words: list[str], _plain_text: str) -> Remodel:
     words = [w for w in words if w not in ("to", "en", "in")]
     _expect(words, 2, "remodel <lot> <company>")
     return Remodel(_lot(words[0]), _company(words[1]))
 
 
-def _reorganize(words: list[str], _: str) -> Reorganize:
+def _reorganize(words: list[str], _plain_text: str) -> Reorganize:
     _expect(words, 1, "reorganize <lot>")
     return Reorganize(_lot(words[0]))
 
 
-def _raise(words: list[str], _: str) -> Raise:
+def _raise(words: list[str], _plain_text: str) -> Raise:
     _expect(words, 1, "raise <lot>")
     return Raise(_lot(words[0]))
 
 
-def _gamble(words: list[str], _: str) -> Gamble:
+def _gamble(words: list[str], _plain_text: str) -> Gamble:
     words = [w for w in words if w not in ("at", "a", "on", "sur")]
     _expect(words, 2, "gamble <lot> <amount>")
     return Gamble(_lot(words[0]), _amount(words[1]))
 
 
-def _end(words: list[str], _: str) -> End:
+def _end(words: list[str], _plain_text: str) -> End:
     if words and " ".join(words) not in END_TAILS:
-        raise MalformedCommand("'end' takes nothing after it")
+        raise MalformedCommand(_("'end' takes nothing after it"))
     return End()
 
 
-def _move(words: list[str], _: str) -> Move:
+def _move(words: list[str], _plain_text: str) -> Move:
     words = [w for w in words if w not in ("from", "depuis", "da", "dal")]
     if len(words) == 3 and words[1] == "de":  # "deplacer de de C3"
         words = [words[0], words[2]]
@@ -215,42 +245,46 @@ def _move(words: list[str], _: str) -> Move:
         return Move("die", _lot(words[1]))
     if words[0] in LOT_WORDS:
         return Move("lot", _lot(words[1]))
-    raise MalformedCommand("expected 'move die <lot>' or 'move lot <lot>'")
+    raise MalformedCommand(_("expected 'move die <lot>' or 'move lot <lot>'"))
 
 
 def _place(words: list[str], plain: str) -> Place:
     parts = plain.split(" ", 1)[1].replace("=", " ").replace(",", " ").split() if words else []
     if not parts or len(parts) % 2:
-        raise MalformedCommand("expected 'place <lot>=<value> <lot>=<value> ...'")
+        raise MalformedCommand(_("expected 'place <lot>=<value> <lot>=<value> ...'"))
     values = []
     for lot, value in zip(parts[::2], parts[1::2], strict=True):
         if value not in ("1", "2", "3", "4", "5", "6"):
-            raise MalformedCommand(f"{value!r} is not a die value (1 to 6)")
+            raise MalformedCommand(_("%(word)s is not a die value (1 to 6)", word=repr(value)))
         values.append((_lot(lot), int(value)))
     return Place(tuple(values))
 
 
-def _layoff(words: list[str], _: str) -> LayOff:
+def _layoff(words: list[str], _plain_text: str) -> LayOff:
     if len(words) == 1 and words[0] in YES:
         return LayOff(True)
     if len(words) == 1 and words[0] in NO:
         return LayOff(False)
-    raise MalformedCommand("expected 'layoff yes' or 'layoff no'")
+    raise MalformedCommand(_("expected 'layoff yes' or 'layoff no'"))
 
 
-def _prefer(words: list[str], _: str) -> Prefer:
+def _prefer(words: list[str], _plain_text: str) -> Prefer:
     if words and words[0] == "lay":
         words = ["layoff", *words[2:]] if words[1:2] == ["off"] else words
     if len(words) == 2 and words[0] in PREFERENCES and words[1] in PREFERENCES[words[0]]:
         return Prefer(words[0], words[1])
-    raise MalformedCommand("expected 'prefer place auto|ask' or 'prefer layoff never|always|ask'")
+    raise MalformedCommand(
+        _("expected 'prefer place auto|ask' or 'prefer layoff never|always|ask'")
+    )
 
 
 def _trade(words: list[str], plain: str) -> Trade:
     body = plain.split(" ", 1)[1] if words else ""
     steps = [part.strip() for part in body.split(",") if part.strip()]
     if not steps:
-        raise MalformedCommand("a trade needs at least one step, e.g. 'trade green pays black 7'")
+        raise MalformedCommand(
+            _("a trade needs at least one step, e.g. 'trade green pays black 7'")
+        )
     return Trade(tuple(_step(step) for step in steps))
 
 
@@ -259,7 +293,7 @@ def _step(text: str) -> Step:
     if words[0] == "do" or VERB_OF.get(words[0]) in _ACTION_VERBS:
         action = parse(" ".join(words[1:] if words[0] == "do" else words))
         if not isinstance(action, Build | Sprawl | Remodel | Reorganize | Raise | Gamble):
-            raise MalformedCommand(f"'{text}': only actions can be trade steps")
+            raise MalformedCommand(_("%(step)s: only actions can be trade steps", step=f"'{text}'"))
         return Do(action)
     words, moving = _moving(words, text)
     if len(words) == 4 and words[1] in ("pays", "pay", "paie", "paga"):
@@ -274,8 +308,11 @@ def _step(text: str) -> Step:
         if words[2] in DIE_WORDS:
             return GiveDie(giver, receiver, lot, moving)
     raise MalformedCommand(
-        f"'{text}' is not a trade step ('<colour> pays <colour> <amount>', "
-        "'<colour> gives lot|die <lot> to <colour>', 'do <action>')"
+        _(
+            "%(step)s is not a trade step ('<colour> pays <colour> <amount>', "
+            "'<colour> gives lot|die <lot> to <colour>', 'do <action>')",
+            step=f"'{text}'",
+        )
     )
 
 

@@ -8,18 +8,16 @@ parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die)
 from __future__ import annotations
 
 from games.engines.base import JSON
+from games.engines.text import Join, Text, _, ngettext
 
 from .board import LOTS, in_play
+from .words import company, company_with_colour, money, player
 
 INITIAL = {"black": "K", "blue": "B", "green": "G", "purple": "P", "red": "R", "yellow": "Y"}
 SHORT = {"albion": "Al", "sphinx": "Sp", "vega": "Ve", "tivoli": "Ti", "pioneer": "Pi"}
 ROWS, COLS, STRIP_COL = 10, 7, 3
 CELL = 10
-WAITING = {
-    "move": "which die or lot marker moves",
-    "place": "where the rerolled dice go",
-    "layoff": "whether to lay off half of the bet",
-}
+WIDTH = 80
 
 
 def _initial(view: JSON, seat: int) -> str:
@@ -34,7 +32,7 @@ def _cell(view: JSON, lot: str) -> str:
     elif lot in view["markers"]:
         body = f"[{_initial(view, view['markers'][lot])}]"
     elif not in_play(lot, len(view["players"])):
-        body = "out"
+        body = str(_("out"))[: CELL - len(lot) - 1]
     else:
         body = f"${LOTS[lot].price}"
     return f"{lot} {body}".ljust(CELL)
@@ -57,39 +55,106 @@ def board_lines(view: JSON) -> list[str]:
 
 
 def render_text(view: JSON) -> str:
-    colours = view["company_colours"]
-    lines = [f"Lords of Vegas ({view['edition']} edition)", " " * 27 + "The Strip"]
+    """The board, its legend, the players, the casinos, the deck and what the game waits
+    for, in the language active now (every word is a Text rendered here)."""
+    lines = [str(_title(view["edition"])), " " * 27 + str(_("The Strip"))]
     lines += board_lines(view)
     lines.append("")
-    names = [f"{SHORT[c]}={c.capitalize()} ({colours[c]})" for c in SHORT]
-    lines.append("Tiles: " + "  ".join(names[:3]))
-    lines.append("       " + "  ".join(names[3:]))
-    lines.append("$9 = empty lot and its price; [R] = Red's parking lot; || = the Strip")
-    lines.append("Sp2R5 = Sphinx tile, 2 high, Red's die showing 5 (-- = no die)")
-    if len(view["players"]) == 2:
-        lines.append("out = the F block, out of play with two players")
+    lines += _legend(view)
     lines.append("")
-    for player in view["players"]:
-        turn = " <- turn" if player["seat"] == view["turn"] and not view["over"] else ""
-        cash = f"${player['money']}m"
-        lines.append(
-            f"{INITIAL[player['colour']]} {player['colour']:<7} {player['score']:>3} pts"
-            f"  {cash:>6}  dice left {player['dice_left']:>2}"
-            f"  lots left {player['markers_left']:>2}{turn}"
-        )
+    lines += _players(view)
     lines.append("")
-    for casino in view["casinos"]:
-        boss = "none" if casino["boss"] is None else _initial(view, casino["boss"])
-        strip = " Strip" if casino["strip"] else ""
-        lines.append(
-            f"{casino['company'].capitalize():<8} {casino['points']:>2} pts boss {boss:<4}"
-            f" {' '.join(casino['lots'])}{strip}"[:80]
-        )
-    drawn = "  ".join(f"{name} {len(cards)}" for name, cards in view["discards"].items())
-    lines.append(f"Deck: {view['deck_left']} cards.  Drawn: {drawn}")
+    lines += [_casino_line(view, casino) for casino in view["casinos"]]
+    lines.append(_deck_line(view))
     if view["over"]:
-        lines.append("The game is over.")
+        lines.append(str(_("The game is over.")))
     for decision in view["pending"]:
-        who = view["players"][decision["seat"]]["colour"].capitalize()
-        lines.append(f"Waiting for {who}: {WAITING[decision['kind']]}")
-    return "\n".join(line[:80] for line in lines)
+        lines.append(
+            str(WAITING[decision["kind"]](player(view["players"][decision["seat"]]["colour"])))
+        )
+    return "\n".join(line[:WIDTH] for line in lines)
+
+
+def _title(edition: str) -> Text:
+    if edition == "classic":
+        return _("Lords of Vegas (classic edition)")
+    return _("Lords of Vegas (2024 edition)")
+
+
+def _legend(view: JSON) -> list[str]:
+    names = [f"{SHORT[name]}={company_with_colour(view['edition'], name)}" for name in SHORT]
+    first = str(_("Tiles: %(tiles)s", tiles=Join(names[:3], "  ")))
+    indent = " " * max(0, first.find(names[0]))
+    lines = [first, indent + "  ".join(names[3:])]
+    lines.append(str(_("$9 = empty lot and its price; [R] = Red's parking lot; || = the Strip")))
+    lines.append(str(_("Sp2R5 = Sphinx tile, 2 high, Red's die showing 5 (-- = no die)")))
+    if len(view["players"]) == 2:
+        lines.append(str(_("out = the F block, out of play with two players")))
+    return lines
+
+
+def _players(view: JSON) -> list[str]:
+    """One row a player: initial, colour, points, money, dice and lot markers left."""
+    names = [str(player(p["colour"])) for p in view["players"]]
+    width = max(len(name) for name in names)
+    rows = []
+    for p, name in zip(view["players"], names, strict=True):
+        score = ngettext("%(count)s pt", "%(count)s pts", p["score"], count=p["score"])
+        dice = ngettext(
+            "%(count)s die left", "%(count)s dice left", p["dice_left"], count=p["dice_left"]
+        )
+        lots = ngettext(
+            "%(count)s lot left", "%(count)s lots left", p["markers_left"], count=p["markers_left"]
+        )
+        cells = [
+            f"{INITIAL[p['colour']]} {name:<{width}}",
+            f"{score!s:>7}",
+            f"{money(p['money'])!s:>6}",
+            f"{dice!s:>13}",
+            f"{lots!s:>13}",
+        ]
+        if p["seat"] == view["turn"] and not view["over"]:
+            cells.append(str(_("<- turn")))
+        rows.append("  ".join(cells))
+    return rows
+
+
+def _casino_line(view: JSON, casino: JSON) -> str:
+    boss = (
+        _("boss none")
+        if casino["boss"] is None
+        else _("boss %(player)s", player=_initial(view, casino["boss"]))
+    )
+    points = ngettext("%(count)s pt", "%(count)s pts", casino["points"], count=casino["points"])
+    cells = [
+        f"{company(casino['company']):<8}",
+        f"{points!s:>6}",
+        f"{boss!s:<9}",
+        " ".join(casino["lots"]),
+    ]
+    if casino["strip"]:
+        cells.append(str(_("Strip")))
+    return " ".join(cells)
+
+
+def _deck_line(view: JSON) -> str:
+    piles = [f"{_pile(name)} {len(cards)}" for name, cards in view["discards"].items()]
+    left = view["deck_left"]
+    deck = ngettext("Deck: %(count)s card.", "Deck: %(count)s cards.", left, count=left)
+    drawn = _("Drawn: %(piles)s", piles=Join(piles, "  "))
+    return f"{deck}  {drawn}"
+
+
+def _pile(name: str) -> Text | str:
+    """A discard pile: a company (a proper name) or the Strip."""
+    return _("Strip") if name == "strip" else company(name)
+
+
+WAITING = {
+    "move": lambda who: _("Waiting for %(player)s: which die or lot marker moves", player=who),
+    "place": lambda who: _("Waiting for %(player)s: where the rerolled dice go", player=who),
+    "layoff": lambda who: _(
+        "Waiting for %(player)s: whether to lay off half of the bet", player=who
+    ),
+}
+"""What a decision the game waits for is about (the player named by colour)."""

@@ -24,8 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import State
+from games.engines.text import Text
 
 from .commands import PREFERENCES
+from .words import NOBODY, player
 
 Tile = list[Any]  # [company, height, owner | None, pip | None]
 
@@ -74,14 +76,14 @@ def empty_state(edition: str, colours: list[str], seed: str) -> State:
         "acts": 0,
         "reorged": [],
         "pending": [],
-        "prefs": [{} for _ in range(players)],
+        "prefs": [{} for _seat in range(players)],
         "over": None,
     }
 
 
-def colour_name(state: State, seat: int | None) -> str:
-    """How the books call a seat: its colour, capitalised ("Red"); "nobody" for None."""
-    return "nobody" if seat is None else str(state["colours"][seat]).capitalize()
+def colour_name(state: State, seat: int | None) -> Text | str:
+    """How the books call a seat: its colour as a name ("Red"); "nobody" for None."""
+    return NOBODY if seat is None else player(str(state["colours"][seat]))
 
 
 def seat_of(state: State, colour: str) -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from games.engines.base import Event, IllegalCommand, State
 from games.engines.rng import Rng
+from games.engines.text import Text, _
 
 from .actions import follow_die, perform
 from .board import DICE_PER_PLAYER, MARKERS_PER_PLAYER
@@ -18,12 +19,13 @@ from .casinos import settle, snapshot
 from .commands import Do, GiveDie, GiveLot, Pay, Step, Trade
 from .decisions import recheck_move
 from .state import OWNER, colour_name, dice_on_board, markers_on_board, seat_of
+from .words import money, player
 
 
 def _seat(state: State, colour: str) -> int:
     seat = seat_of(state, colour)
     if seat is None:
-        raise IllegalCommand(f"there is no {colour.capitalize()} player in this game")
+        raise IllegalCommand(_("there is no %(player)s player in this game", player=player(colour)))
     return seat
 
 
@@ -48,7 +50,7 @@ def check_trade(state: State, trade: Trade) -> None:
     """What refuses a whole trade before any step: a finished game, or a step that the
     game's waiting state already rules out (see :func:`check_waiting`)."""
     if state["over"] is not None:
-        raise IllegalCommand("the game is over: no more trades")
+        raise IllegalCommand(_("the game is over: no more trades"))
     for step in trade.steps:
         check_waiting(state, step)
     parties(state, None, trade)
@@ -61,11 +63,13 @@ def check_waiting(state: State, step: Step) -> None:
     for decision in state["pending"]:
         if decision["kind"] == "layoff":
             raise IllegalCommand(
-                f"a bet waits for {colour_name(state, decision['seat'])}'s lay-off decision: "
-                "trade after it"
+                _(
+                    "a bet waits for %(player)s's lay-off decision: trade after it",
+                    player=colour_name(state, decision["seat"]),
+                )
             )
     if state["pending"] and isinstance(step, Do):
-        raise IllegalCommand("the game waits on a decision: a trade cannot include actions now")
+        raise IllegalCommand(_("the game waits on a decision: a trade cannot include actions now"))
 
 
 def apply_trade(
@@ -77,7 +81,8 @@ def apply_trade(
         try:
             run_step(state, step, rng, events)
         except IllegalCommand as refusal:
-            events.append({"type": "trade_stopped", "step": number, "reason": str(refusal)})
+            reason = refusal.text.to_json() if isinstance(refusal.text, Text) else refusal.text
+            events.append({"type": "trade_stopped", "step": number, "reason": reason})
             break
     else:
         events.append({"type": "trade_done", "steps": len(trade.steps)})
@@ -102,11 +107,17 @@ def run_step(state: State, step: Step, rng: Rng, events: list[Event]) -> None:
 def pay(state: State, step: Pay, events: list[Event]) -> None:
     payer, payee = _seat(state, step.payer), _seat(state, step.payee)
     if payer == payee:
-        raise IllegalCommand(f"{colour_name(state, payer)} cannot pay themselves")
+        raise IllegalCommand(
+            _("%(player)s cannot pay themselves", player=colour_name(state, payer))
+        )
     if state["money"][payer] < step.amount:
         raise IllegalCommand(
-            f"{colour_name(state, payer)} has only ${state['money'][payer]}m "
-            f"and cannot pay ${step.amount}m"
+            _(
+                "%(player)s has only %(money)s and cannot pay %(amount)s",
+                player=colour_name(state, payer),
+                money=money(state["money"][payer]),
+                amount=money(step.amount),
+            )
         )
     state["money"][payer] -= step.amount
     state["money"][payee] += step.amount
@@ -116,30 +127,55 @@ def pay(state: State, step: Pay, events: list[Event]) -> None:
 def _check_moving(
     state: State, receiver: int, moving: str | None, full: bool, piece: str, lot: str
 ) -> None:
-    """A receiver with every piece on the board names which one moves (or the step fails)."""
-    who = colour_name(state, receiver)
+    """A receiver with every piece on the board names which one moves (or the step fails);
+    ``piece`` is "lot marker" or "die"."""
+    marker = piece == "lot marker"
+    params = {"player": colour_name(state, receiver), "moving": moving, "lot": lot}
     if not full:
         if moving is not None:
-            raise IllegalCommand(f"{who} has a free {piece}: leave out 'moving {moving}'")
+            raise IllegalCommand(
+                _("%(player)s has a free lot marker: leave out 'moving %(moving)s'", **params)
+                if marker
+                else _("%(player)s has a free die: leave out 'moving %(moving)s'", **params)
+            )
         return
     if moving is None:
         raise IllegalCommand(
-            f"all of {who}'s {piece}s are on the board: add 'moving <lot>' "
-            f"to say which one moves to {lot}"
+            _(
+                "all of %(player)s's lot markers are on the board: add 'moving <lot>' "
+                "to say which one moves to %(lot)s",
+                **params,
+            )
+            if marker
+            else _(
+                "all of %(player)s's dice are on the board: add 'moving <lot>' "
+                "to say which one moves to %(lot)s",
+                **params,
+            )
         )
     owned = (
         state["markers"].get(moving)
-        if piece == "lot marker"
+        if marker
         else (state["tiles"].get(moving) or [None, None, None])[OWNER]
     )
     if owned != receiver:
-        raise IllegalCommand(f"{moving} has no {piece} of {who}'s to move to {lot}")
+        raise IllegalCommand(
+            _("%(moving)s has no lot marker of %(player)s's to move to %(lot)s", **params)
+            if marker
+            else _("%(moving)s has no die of %(player)s's to move to %(lot)s", **params)
+        )
 
 
 def give_lot(state: State, step: GiveLot, events: list[Event]) -> None:
     giver, receiver = _seat(state, step.giver), _seat(state, step.receiver)
     if giver == receiver or state["markers"].get(step.lot) != giver:
-        raise IllegalCommand(f"{step.lot} is not {colour_name(state, giver)}'s parking lot")
+        raise IllegalCommand(
+            _(
+                "%(lot)s is not %(player)s's parking lot",
+                lot=step.lot,
+                player=colour_name(state, giver),
+            )
+        )
     full = markers_on_board(state, receiver) >= MARKERS_PER_PLAYER
     _check_moving(state, receiver, step.moving, full, "lot marker", step.lot)
     if step.moving is not None:
@@ -154,9 +190,17 @@ def give_die(state: State, step: GiveDie, events: list[Event]) -> None:
     giver, receiver = _seat(state, step.giver), _seat(state, step.receiver)
     tile = state["tiles"].get(step.lot)
     if giver == receiver or tile is None or tile[OWNER] != giver:
-        raise IllegalCommand(f"{step.lot} has no die of {colour_name(state, giver)}'s")
+        raise IllegalCommand(
+            _(
+                "%(lot)s has no die of %(player)s's",
+                lot=step.lot,
+                player=colour_name(state, giver),
+            )
+        )
     if any(d["kind"] == "place" and step.lot in d["lots"] for d in state["pending"]):
-        raise IllegalCommand(f"the die on {step.lot} waits to be placed after a reorganize")
+        raise IllegalCommand(
+            _("the die on %(lot)s waits to be placed after a reorganize", lot=step.lot)
+        )
     full = dice_on_board(state, receiver) >= DICE_PER_PLAYER
     _check_moving(state, receiver, step.moving, full, "die", step.lot)
     if step.moving is not None:

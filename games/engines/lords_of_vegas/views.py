@@ -8,11 +8,16 @@ rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.engines.base import JSON, State
+from games.engines.text import Join, Text, _, ngettext
 
 from .board import COMPANIES, COMPANY_COLOUR, GAME_OVER, LOTS, STRIP, card_pays, in_play
 from .casinos import boss, casinos, company, height, points, touches_strip
 from .state import OWNER, PIP, dice_on_board, markers_on_board, pref
+from .words import NOBODY, company_with_colour, money, player
+from .words import company as proper_name
 
 
 def view(state: State, seat: int | None) -> JSON:
@@ -66,66 +71,171 @@ def view(state: State, seat: int | None) -> JSON:
     }
 
 
-WAITING = {
-    "move": "which die or lot marker moves",
-    "place": "where the rerolled dice go",
-    "layoff": "whether to lay off half of the bet",
-}
-
-
-def _who(view: JSON, seat: int | None) -> str:
-    return "nobody" if seat is None else str(view["players"][seat]["colour"]).capitalize()
+def _who(view: JSON, seat: int | None) -> Text | str:
+    return NOBODY if seat is None else player(str(view["players"][seat]["colour"]))
 
 
 def describe_view(view: JSON) -> str:
-    """The view as a plain list, one fact a line, for screen readers."""
-    lines = []
+    """The view as a plain list, one fact a line, for screen readers (in the language active
+    now: every line is a Text rendered here)."""
+    facts: list[Text] = []
     if view["over"]:
-        lines.append("- The game is over.")
+        facts.append(_("The game is over."))
     else:
-        lines.append(f"- It is {_who(view, view['turn'])}'s turn.")
-    for player in view["players"]:
-        lines.append(
-            f"- {player['colour'].capitalize()}: {_points(player['score'])}, "
-            f"${player['money']}m, {player['dice_left']} dice and "
-            f"{player['markers_left']} lot markers left."
-        )
+        facts.append(_("It is %(player)s's turn.", player=_who(view, view["turn"])))
+    facts += [_player_fact(p) for p in view["players"]]
     for lot, owner in view["markers"].items():
-        lines.append(f"- Lot {lot}: parking lot of {_who(view, owner)}.")
-    colours = view["company_colours"]
-    for casino in view["casinos"]:
-        tiles = ", ".join(_tile_text(view, lot) for lot in casino["lots"])
-        strip = ", on the Strip" if casino["strip"] else ""
-        tall = f"{casino['height']} tiles high, " if casino["height"] > 1 else ""
-        lines.append(
-            f"- {casino['company'].capitalize()} ({colours[casino['company']]}) casino, "
-            f"{tall}{_points(casino['points'])}{strip}, "
-            f"boss {_who(view, casino['boss'])}: {tiles}."
+        facts.append(
+            _("Lot %(lot)s: parking lot of %(player)s.", lot=lot, player=_who(view, owner))
         )
+    facts += [_casino_fact(view, casino) for casino in view["casinos"]]
+    facts += _deck_facts(view)
+    facts += [WAITING[d["kind"]](_who(view, d["seat"])) for d in view["pending"]]
+    return "\n".join(f"- {fact}" for fact in facts)
+
+
+def _points(n: int) -> Text:
+    return ngettext("%(count)s point", "%(count)s points", n, count=n)
+
+
+def _player_fact(p: JSON) -> Text:
+    dice, markers = p["dice_left"], p["markers_left"]
+    return _(
+        "%(player)s: %(points)s, %(money)s, %(dice)s and %(markers)s left.",
+        player=player(p["colour"]),
+        points=_points(p["score"]),
+        money=money(p["money"]),
+        dice=ngettext("%(count)s die", "%(count)s dice", dice, count=dice),
+        markers=ngettext("%(count)s lot marker", "%(count)s lot markers", markers, count=markers),
+    )
+
+
+def _casino_fact(view: JSON, casino: JSON) -> Text:
+    """Four sentences: raised or not, on the Strip or not."""
+    tall = casino["height"]
+    params = {
+        "casino": company_with_colour(view["edition"], casino["company"]),
+        "height": tall,
+        "points": _points(casino["points"]),
+        "boss": _who(view, casino["boss"]),
+        "tiles": Join([_tile_text(view, lot) for lot in casino["lots"]]),
+    }
+    if tall > 1 and casino["strip"]:
+        return ngettext(
+            "%(casino)s casino, %(height)s tile high, %(points)s, on the Strip, "
+            "boss %(boss)s: %(tiles)s.",
+            "%(casino)s casino, %(height)s tiles high, %(points)s, on the Strip, "
+            "boss %(boss)s: %(tiles)s.",
+            tall,
+            **params,
+        )
+    if tall > 1:
+        return ngettext(
+            "%(casino)s casino, %(height)s tile high, %(points)s, boss %(boss)s: %(tiles)s.",
+            "%(casino)s casino, %(height)s tiles high, %(points)s, boss %(boss)s: %(tiles)s.",
+            tall,
+            **params,
+        )
+    if casino["strip"]:
+        return _("%(casino)s casino, %(points)s, on the Strip, boss %(boss)s: %(tiles)s.", **params)
+    return _("%(casino)s casino, %(points)s, boss %(boss)s: %(tiles)s.", **params)
+
+
+def _deck_facts(view: JSON) -> list[Text]:
     players = len(view["players"])
     empty = [
         lot
         for lot in LOTS
         if lot not in view["markers"] and lot not in view["tiles"] and in_play(lot, players)
     ]
-    lines.append(f"- Empty lots: {', '.join(empty) or 'none'}.")
+    facts = [_("Empty lots: %(lots)s.", lots=", ".join(empty)) if empty else _("Empty lots: none.")]
     if players == 2:
-        lines.append("- The F block is out of play with two players.")
-    lines.append(f"- Cards left in the deck: {view['deck_left']}.")
+        facts.append(_("The F block is out of play with two players."))
+    facts.append(_("Cards left in the deck: %(count)s.", count=view["deck_left"]))
     for name, cards in view["discards"].items():
-        lines.append(f"- {name.capitalize()} cards drawn: {len(cards)}.")
-    for decision in view["pending"]:
-        what = WAITING[decision["kind"]]
-        lines.append(f"- Waiting for {_who(view, decision['seat'])} to choose {what}.")
-    return "\n".join(lines)
+        if name == STRIP:
+            facts.append(_("Strip cards drawn: %(count)s.", count=len(cards)))
+        else:
+            facts.append(
+                _(
+                    "%(company)s cards drawn: %(count)s.",
+                    company=proper_name(name),
+                    count=len(cards),
+                )
+            )
+    return facts
 
 
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+WAITING: dict[str, Callable[[Text | str], Text]] = {
+    "move": lambda who: _(
+        "Waiting for %(player)s to choose which die or lot marker moves.", player=who
+    ),
+    "place": lambda who: _(
+        "Waiting for %(player)s to choose where the rerolled dice go.", player=who
+    ),
+    "layoff": lambda who: _(
+        "Waiting for %(player)s to choose whether to lay off half of the bet.", player=who
+    ),
+}
 
 
-def _tile_text(view: JSON, lot: str) -> str:
+def _tile_text(view: JSON, lot: str) -> Text:
     tile = view["tiles"][lot]
     if tile["owner"] is None:
-        return f"{lot} no die"
-    return f"{lot} {_who(view, tile['owner'])} {tile['pip']}"
+        return _("%(lot)s no die", lot=lot)
+    return _(
+        "%(lot)s %(player)s %(pip)s", lot=lot, player=_who(view, tile["owner"]), pip=tile["pip"]
+    )
+
+
+def describe_lot(view: JSON, lot: str) -> Text:
+    """One lot for a screen reader ("Lot A3, on the Strip: empty, price $15m, die 5"):
+    the text alternative of a lot on a drawn board. Casinos are numbered as in the view's
+    list, from 1."""
+    where = (
+        _("Lot %(lot)s, on the Strip", lot=lot) if LOTS[lot].strip else _("Lot %(lot)s", lot=lot)
+    )
+    tile = view["tiles"].get(lot)
+    if tile is not None:
+        return _tile_label(view, lot, where, tile)
+    if lot in view["markers"]:
+        return _(
+            "%(where)s: parking lot of %(player)s",
+            where=where,
+            player=_who(view, view["markers"][lot]),
+        )
+    if not in_play(lot, len(view["players"])):
+        return _("%(where)s: out of play", where=where)
+    return _(
+        "%(where)s: empty, price %(price)s, die %(die)s",
+        where=where,
+        price=money(LOTS[lot].price),
+        die=LOTS[lot].die,
+    )
+
+
+def _tile_label(view: JSON, lot: str, where: Text, tile: JSON) -> Text:
+    number = next(i for i, c in enumerate(view["casinos"], 1) if lot in c["lots"])
+    params = {
+        "where": where,
+        "company": proper_name(tile["company"]),
+        "height": tile["height"],
+        "casino": number,
+    }
+    if tile["owner"] is None:
+        return ngettext(
+            "%(where)s: %(company)s casino tile, %(height)s high, no die, casino %(casino)s",
+            "%(where)s: %(company)s casino tile, %(height)s high, no die, casino %(casino)s",
+            tile["height"],
+            **params,
+        )
+    return ngettext(
+        "%(where)s: %(company)s casino tile, %(height)s high, %(player)s's die showing %(pip)s, "
+        "casino %(casino)s",
+        "%(where)s: %(company)s casino tile, %(height)s high, %(player)s's die showing %(pip)s, "
+        "casino %(casino)s",
+        tile["height"],
+        player=_who(view, tile["owner"]),
+        pip=tile["pip"],
+        **params,
+    )

@@ -39,5 +39,10 @@ def score(state: State, colour: str) -> int:
     return int(state["score"][seat(state, colour)])
 
 
+def said(event: dict[str, Any], names: tuple[str, ...] = ("Ann", "Bob", "Cy", "Di")) -> str:
+    """An event as a player reads it (in the active language: English in the tests)."""
+    return str(ENGINE.describe(event, names))
+
+
 def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == kind]

@@ -18,7 +18,7 @@ NAMES = ["Red", "Yellow", "Blue", "Green"]
 
 
 def sentences(events):
-    return [ENGINE.describe(e, NAMES) for e in events]
+    return [str(ENGINE.describe(e, NAMES)) for e in events]
 
 
 # -- step 1: taking the drawn lot ---------------------------------------------------------------

@@ -13,7 +13,7 @@ from games.engines.lords_of_vegas.setup import deal, insert_game_over, new_game
 from games.engines.lords_of_vegas.state import empty_state
 from games.engines.rng import ScriptedRng, move_rng
 
-from .helpers import money, of_type, play, position, score, seat
+from .helpers import money, of_type, play, position, said, score, seat
 
 # -- steps 1-5: the D8 payout and the 8 -> 10 break --------------------------------------------
 
@@ -300,7 +300,7 @@ def test_a_trade_stops_at_the_step_that_cannot_happen():
     assert money(state, "black") == 36  # the first step stands
     assert state["tiles"]["B4"][2] == seat(state, "blue")  # the third does not happen
     stopped = of_type(events, "trade_stopped")[0]
-    assert stopped["step"] == 2 and "Red has only $10m" in stopped["reason"]
+    assert stopped["step"] == 2 and "Red has only $10m" in said(stopped)
 
 
 def test_trade_actions_need_the_active_players_turn():

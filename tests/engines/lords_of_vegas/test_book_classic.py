@@ -8,7 +8,7 @@ from games.engines.base import IllegalCommand, InvalidOptions, MalformedCommand
 from games.engines.lords_of_vegas import ENGINE
 from games.engines.lords_of_vegas.board import advance
 
-from .helpers import money, of_type, play, position, score, seat
+from .helpers import money, of_type, play, position, said, score, seat
 
 
 def test_the_classic_track_breaks():
@@ -134,6 +134,6 @@ def test_a_bet_waiting_for_the_lay_off_is_on_the_table():
         ENGINE.parse(text)
     state, events = play(state, None, "trade do gamble E1 15, yellow pays blue 5")
     assert money(state, "yellow") == 5  # the $15m bet is on the table
-    assert "lay-off decision" in of_type(events, "trade_stopped")[0]["reason"]
+    assert "lay-off decision" in said(of_type(events, "trade_stopped")[0])
     state, _ = play(state, "red", "layoff no", dice=[3, 4])
     assert money(state, "yellow") == 5 and money(state, "red") == 35

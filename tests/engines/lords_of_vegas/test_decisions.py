@@ -9,7 +9,7 @@ import pytest
 from games.engines.base import IllegalCommand
 from games.engines.lords_of_vegas import ENGINE, Move, Place
 
-from .helpers import of_type, play, position
+from .helpers import of_type, play, position, said
 
 TWELVE = " ".join(
     f"{lot}={'tivoli' if i < 6 else 'pioneer'}:red{die}"
@@ -115,7 +115,7 @@ def test_a_trade_can_happen_while_a_decision_waits_but_no_action():
     with pytest.raises(IllegalCommand, match="cannot include actions"):
         ENGINE.apply(state, None, ENGINE.parse("trade do build A1 vega"))
     state, events = play(state, None, "trade yellow gives die C7 to red")
-    assert "waits to be placed" in of_type(events, "trade_stopped")[0]["reason"]
+    assert "waits to be placed" in said(of_type(events, "trade_stopped")[0])
 
 
 def test_refusals_change_nothing_and_name_the_input():

@@ -20,7 +20,7 @@ from games.engines.lords_of_vegas import (
 from games.engines.lords_of_vegas.board import CARDS, GAME_OVER
 from games.engines.registry import get_engine
 
-from .helpers import of_type, play, position, seat
+from .helpers import of_type, play, position, said, seat
 
 
 def test_the_registry_finds_the_engine():
@@ -86,7 +86,7 @@ def test_a_lot_trade_to_a_player_with_ten_markers_needs_moving():
     lots = " ".join(f"D{i}=yellow" for i in range(1, 10)) + " E1=yellow A2=red"
     state = position(f"seats: red yellow\nturn: red\nlots: {lots}")
     state, events = play(state, None, "trade red gives lot A2 to yellow")
-    assert "add 'moving <lot>'" in of_type(events, "trade_stopped")[0]["reason"]
+    assert "add 'moving <lot>'" in said(of_type(events, "trade_stopped")[0])
     state, events = play(state, None, "trade red gives lot A2 to yellow moving E1")
     assert state["markers"]["A2"] == 1 and "E1" not in state["markers"]
 
@@ -137,7 +137,7 @@ def test_every_event_becomes_a_sentence():
     )
     state, events = play(state, "green", "remodel C1 brown", dice=[3, 3])
     names = ["Ann", "Bob", "Cy"]
-    sentences = [ENGINE.describe(e, names) for e in events]
+    sentences = [str(ENGINE.describe(e, names)) for e in events]
     assert "Ann remodels the casino at C1 from Sphinx to Pioneer for $10m." in sentences
     assert any(s.startswith("Tied bosses in the casino at C1") for s in sentences)
     assert sentences[-1].startswith("Ann is now the boss of the casino at C1")

@@ -71,6 +71,18 @@ class Text:
         return out
 
 
+def from_json(data: Any) -> Any:
+    """A :class:`Text` back from :meth:`Text.to_json` (a sentence kept in a stored event),
+    so that it is said in the reader's language; anything else (a plain string of an older
+    event, a number) stays as it is."""
+    if isinstance(data, dict) and "msgid" in data:
+        params = {key: from_json(value) for key, value in data.get("params", {}).items()}
+        return Text(str(data["msgid"]), params, data.get("plural"), data.get("count"))
+    if isinstance(data, list):
+        return Join([from_json(item) for item in data])
+    return data
+
+
 def _rendered(value: Any) -> Any:
     if isinstance(value, Text | Join):
         return str(value)
@@ -107,7 +119,7 @@ def ngettext(singular: str, plural: str, count: int, /, **params: Any) -> Text:
 
 
 def and_list(items: Sequence[Any]) -> Any:
-    """"A", "A and B", "A, B and C", in the reader's language."""
+    """ "A", "A and B", "A, B and C", in the reader's language."""
     if len(items) == 1:
         return items[0]
     return _("%(items)s and %(last)s", items=Join(items[:-1]), last=items[-1])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.engines.text import Join, Text, _, and_list, ngettext
+from games.engines.text import Join, Text, _, and_list, from_json, ngettext
 
 from .board import GAME_OVER
 from .words import NOBODY, company, money
@@ -44,17 +44,6 @@ def _lots(lots: list[str]) -> Any:
         count=len(lots),
         lots=" ".join(lots),
     )
-
-
-def text_from_json(data: Any) -> Any:
-    """A :class:`Text` back from :meth:`Text.to_json` (a refusal kept in an event), so that
-    it is said in the reader's language; a plain string (older events) stays as it is."""
-    if isinstance(data, dict) and "msgid" in data:
-        params = {key: text_from_json(value) for key, value in data.get("params", {}).items()}
-        return Text(str(data["msgid"]), params, data.get("plural"), data.get("count"))
-    if isinstance(data, list):
-        return Join([text_from_json(item) for item in data])
-    return data
 
 
 # -- setting up -----------------------------------------------------------------------------
@@ -348,7 +337,7 @@ def _trade_stopped(e: Event, who: Who) -> Text:
     return _(
         "The trade stops at step %(step)s: %(reason)s; the later steps do not happen.",
         step=e["step"],
-        reason=text_from_json(e["reason"]),
+        reason=from_json(e["reason"]),
     )
 
 

@@ -71,20 +71,27 @@ def _ends_reply(lines: list[str], index: int) -> bool:
     )
 
 
-def reply_lines(text: str) -> list[str]:
-    """The non-empty lines the sender wrote above the quote, stripped, in order: lines
-    quoted with ">" are dropped wherever they are; the attribution line ("On ... wrote:",
-    "Le ... a écrit :", "Il ... ha scritto:"), an Outlook original-message separator, rule
-    or header block, "Sent from my ..." and the "-- " signature separator end the reply."""
+def own_lines(text: str) -> list[str]:
+    """The lines the sender wrote above the quote, stripped, in order, blank ones kept as
+    "" (where the commands end is read from them: ``notifications.inbound``): lines quoted
+    with ">" are dropped wherever they are; the attribution line ("On ... wrote:", "Le ...
+    a écrit :", "Il ... ha scritto:"), an Outlook original-message separator, rule or
+    header block, "Sent from my ..." and the "-- " signature separator end the reply."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     for index, line in enumerate(lines):
         if _ends_reply(lines, index):
             break
         stripped = line.strip()
-        if stripped and not stripped.startswith(">"):
+        if not stripped.startswith(">"):
             kept.append(stripped)
     return kept
+
+
+def reply_lines(text: str) -> list[str]:
+    """The non-empty lines the sender wrote above the quote (:func:`own_lines` without
+    the blank ones)."""
+    return [line for line in own_lines(text) if line]
 
 
 def commands_of(text: str) -> list[str]:

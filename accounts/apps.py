@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Accounts"
+    verbose_name = "Players"  # not "Accounts": allauth's app (addresses) is called so too
 
     def ready(self) -> None:
         from allauth.account.signals import user_signed_up

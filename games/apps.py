@@ -13,3 +13,9 @@ class GamesConfig(AppConfig):
         from games.engines.text import install_translator
 
         install_translator(translation.gettext, translation.ngettext)
+
+        from allauth.account.signals import user_signed_up
+
+        from games.web.signup import claim_after_sign_up
+
+        user_signed_up.connect(claim_after_sign_up, dispatch_uid="games.claim_invitation")

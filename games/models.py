@@ -13,17 +13,17 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 
 class Game(models.Model):
     """One game of one type. ``state`` is the engine state after the Move ``version``."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        ACTIVE = "active", "active"
-        FINISHED = "finished", "finished"
-        CANCELLED = "cancelled", "cancelled"
+        OPEN = "open", gettext_lazy("open")
+        ACTIVE = "active", gettext_lazy("active")
+        FINISHED = "finished", gettext_lazy("finished")
+        CANCELLED = "cancelled", gettext_lazy("cancelled")
 
     game_type = models.CharField(max_length=32)
     options = models.JSONField(default=dict, blank=True)
@@ -44,6 +44,13 @@ class Game(models.Model):
     )
     private = models.BooleanField(default=False)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The game tools (games/services/tools.py): a paused game has no deadline running;
+    # ``paused_left`` is the time its deadline had left, given back on resuming.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_left = models.DurationField(null=True, blank=True)
+    rated = models.BooleanField(
+        default=True, help_text="Its result counts towards the players' ratings."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -145,11 +152,11 @@ class Move(models.Model):
     """
 
     class Source(models.TextChoices):
-        WEB = "web", "web"
-        API = "api", "api"
-        EMAIL = "email", "email"
-        SYSTEM = "system", "system"
-        BOT = "bot", "bot"
+        WEB = "web", gettext_lazy("web")
+        API = "api", gettext_lazy("api")
+        EMAIL = "email", gettext_lazy("email")
+        SYSTEM = "system", gettext_lazy("system")
+        BOT = "bot", gettext_lazy("bot")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField()
@@ -194,12 +201,12 @@ class TradeOffer(models.Model):
     accepts. ``parties`` and ``accepted_by`` are seat orders."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        EXECUTED = "executed", "executed"
-        FAILED = "failed", "failed"
-        DECLINED = "declined", "declined"
-        WITHDRAWN = "withdrawn", "withdrawn"
-        EXPIRED = "expired", "expired"
+        OPEN = "open", gettext_lazy("open")
+        EXECUTED = "executed", gettext_lazy("executed")
+        FAILED = "failed", gettext_lazy("failed")
+        DECLINED = "declined", gettext_lazy("declined")
+        WITHDRAWN = "withdrawn", gettext_lazy("withdrawn")
+        EXPIRED = "expired", gettext_lazy("expired")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trade_offers")
     proposer = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="trade_offers")
@@ -278,15 +285,26 @@ class Invitation(models.Model):
 
 
 class Announcement(models.Model):
-    """Committed moves not yet announced to the apps built on the games: the transactional
-    outbox. The move path writes one row in the move's own transaction (so a committed move
-    is never lost to a broker outage, and a rolled-back one leaves none); a periodic task
-    claims rows with a lease, sends ``hooks.moves_committed`` for their games and deletes
+    """Committed moves, and changes at an open table (an invitation, a player who joined or
+    left), not yet announced to the apps built on the games: the transactional outbox. The
+    services write one row in the change's own transaction (so a committed change is never
+    lost to a broker outage, and a rolled-back one leaves none); a periodic task claims rows
+    with a lease, sends ``hooks.moves_committed`` or ``hooks.table_changed`` and deletes
     them. A claim whose worker died lapses at ``lease_until`` and is taken again (see
     docs/decisions/0012-outbox-and-leases.md)."""
 
+    class Change(models.TextChoices):
+        MOVES = "moves", "moves"
+        INVITED = "invited", "invited"
+        JOINED = "joined", "joined"
+        LEFT = "left", "left"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    seqs = models.JSONField(help_text="The seqs of the moves committed together.")
+    change = models.CharField(max_length=16, choices=Change.choices, default=Change.MOVES)
+    seqs = models.JSONField(default=list, help_text="The seqs of the moves committed together.")
+    details = models.JSONField(
+        default=dict, blank=True, help_text="The ids a change at the table concerns."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     lease_until = models.DateTimeField(
         null=True, blank=True, help_text="Claimed by a worker until then (empty: free)."

@@ -38,6 +38,13 @@ class League(models.Model):
         related_name="created_leagues",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The defaults of its seasons' games (an admin may change them per season).
+    players_per_game = models.PositiveSmallIntegerField(_("players per table"), default=2)
+    turn_hours = models.PositiveIntegerField(_("hours per turn"), default=72)
+    max_timeouts = models.PositiveSmallIntegerField(
+        _("missed deadlines before a forfeit"), default=3
+    )
+    vacation_days = models.PositiveSmallIntegerField(_("vacation days per game"), default=14)
 
     class Meta:
         ordering = ["name", "id"]
@@ -94,6 +101,27 @@ class Season(models.Model):
     pairing_seed = models.CharField(
         max_length=64, blank=True, help_text=_("Drawn at the start; public: it only pairs.")
     )
+    enrolment_open = models.BooleanField(
+        _("enrolment open"), default=True, help_text=_("Members may enter while it is open.")
+    )
+    smallest_table = models.PositiveSmallIntegerField(
+        _("smallest table"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Tables may be this small when the players do not divide evenly (empty: "
+            "every table is full)."
+        ),
+    )
+    divisions = models.PositiveSmallIntegerField(_("divisions"), default=1)
+    movers = models.PositiveSmallIntegerField(
+        _("promoted and relegated"),
+        default=1,
+        help_text=_(
+            "How many players go up from each division and down from the one above "
+            "when the next season is opened."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -113,7 +141,7 @@ class Season(models.Model):
 
     @property
     def title(self) -> str:
-        return self.name or f"Season {self.number}"
+        return self.name or _("Season %(number)s") % {"number": self.number}
 
 
 class SeasonEntry(models.Model):
@@ -122,6 +150,7 @@ class SeasonEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_entries"
     )
     entered_at = models.DateTimeField(auto_now_add=True)
+    division = models.PositiveSmallIntegerField(_("division"), default=1)
 
     class Meta:
         ordering = ["season_id", "entered_at", "id"]
@@ -146,3 +175,86 @@ class SeasonGame(models.Model):
 
     def __str__(self) -> str:
         return f"game #{self.game_id} of {self.season} (round {self.round})"
+
+
+class JoinRequest(models.Model):
+    """A request to join a league by approval; an admin accepts it (a membership) or
+    refuses it (the row goes)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_requests"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league_id", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="join_request_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.league}"
+
+
+class LeagueInvitation(models.Model):
+    """An invitation by email; its link makes whoever opens it (signed in) a member."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.email} to {self.league}"
+
+
+class Mail(models.Model):
+    """One league email to one address, rendered when it was decided (in the recipient's
+    language) and written in the same transaction as what it tells: an outbox row. A sender
+    takes it with a conditional UPDATE (``due_at`` passed, not sent) and sends it; a failed
+    send waits for the next ``send_mail`` (docs/decisions/0014-league-admins.md)."""
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", _("invitation")
+        ANNOUNCEMENT = "announcement", _("announcement")
+        TOOL = "tool", _("game tool")
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, null=True, blank=True, related_name="mails"
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    to = models.EmailField()
+    subject = models.CharField(max_length=300)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["due_at"], name="league_mail_due", condition=Q(due_at__isnull=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to} ({'sent' if self.sent_at else 'waiting'})"

@@ -66,3 +66,16 @@ def schedule(players: Sequence[T], *, per_game: int, rounds: int, seed: str) -> 
         else:
             out.append(groups(drawn, per_game))
     return out
+
+
+def rotated(table: Sequence[T], met: dict[frozenset[int], list[list[T]]]) -> list[T]:
+    """The table's seat order, turned by one place each time the same players meet again
+    in the season (from the order of their first game as drawn), so the first seat goes
+    round. ``met`` keeps each group's first order and meetings (keyed by the players' ids)
+    and is updated."""
+    key = frozenset(getattr(p, "pk", None) or id(p) for p in table)
+    meetings = met.setdefault(key, [])
+    first: list[T] = list(meetings[0]) if meetings else list(table)
+    shift = len(meetings) % len(first)
+    meetings.append(first)
+    return first[shift:] + first[:shift]

@@ -64,6 +64,9 @@ def season(s: Season, *, games: bool = False) -> dict[str, Any]:
         "started_at": _when(s.started_at),
         "finished_at": _when(s.finished_at),
         "pairing_seed": s.pairing_seed,
+        "enrolment_open": s.enrolment_open,
+        "smallest_table": s.smallest_table,
+        "divisions": s.divisions,
         "entries": [e.user.name for e in s.entries.select_related("user")],
     }
     if games:

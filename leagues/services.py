@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.engines.base import InvalidOptions
@@ -24,7 +25,7 @@ from games.engines.rng import new_seed
 from games.models import Game
 from games.services.errors import InvalidRequest, NotAllowed, NotFound, ServiceError
 from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
-from leagues import pairing
+from leagues import pairing, tables
 from leagues.models import League, Membership, Season, SeasonEntry, SeasonGame
 
 MAX_ROUNDS = 10
@@ -46,13 +47,28 @@ def may_manage(league: League, user: Any) -> bool:
 
 def _require_signed_in(user: Any) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("sign in first")
+        raise NotAllowed(_("sign in first"))
+
+
+def _only_admins(does: str) -> str:
+    """The refusal for ``does`` (a key of the sentences above), translated now."""
+    sentences = {
+        "add_members": _("only an admin of the league '%(league)s' adds members"),
+        "open_seasons": _("only an admin of the league '%(league)s' opens seasons"),
+        "enter_others": _("only an admin of the league '%(league)s' enters other players"),
+        "withdraw_others": _("only an admin of the league '%(league)s' withdraws other players"),
+        "start_seasons": _("only an admin of the league '%(league)s' starts its seasons"),
+        "finish_seasons": _("only an admin of the league '%(league)s' finishes its seasons"),
+    }
+    return sentences[does]
 
 
 def _require_admin(league: League, user: Any, does: str) -> None:
+    """``does``: "add_members", "open_seasons", "enter_others", "withdraw_others",
+    "start_seasons" or "finish_seasons" (one whole sentence each, for translators)."""
     _require_signed_in(user)
     if not may_manage(league, user):
-        raise NotAllowed(f"only an admin of the league {league.name!r} {does}")
+        raise NotAllowed(_only_admins(does) % {"league": league.name})
 
 
 def _league(league: League | str) -> League:
@@ -60,7 +76,7 @@ def _league(league: League | str) -> League:
         return league
     found = League.objects.filter(slug=league).first()
     if found is None:
-        raise NotFound(f"there is no league {league!r}", league=league)
+        raise NotFound(_("there is no league '%(league)s'") % {"league": league}, league=league)
     return found
 
 
@@ -68,27 +84,60 @@ def _locked_season(season: Season | int) -> Season:
     pk = season.pk if isinstance(season, Season) else season
     found = Season.objects.select_for_update().select_related("league").filter(pk=pk).first()
     if found is None:
-        raise NotFound(f"there is no season #{pk}", season=pk)
+        raise NotFound(_("there is no season #%(season)s") % {"season": pk}, season=pk)
     return found
 
 
 def _require_status(season: Season, status: str, doing: str) -> None:
+    """``doing``: "enter", "withdraw", "start" or "finish" (one whole sentence each)."""
     if season.status != status:
+        sentences = {
+            "enter": _("%(season)s of %(league)s is %(status)s: entries close at the start"),
+            "withdraw": _("%(season)s of %(league)s is %(status)s: its players are drawn already"),
+            "start": _("%(season)s of %(league)s is %(status)s: it can be started once only"),
+            "finish": _("%(season)s of %(league)s is %(status)s: only a running season finishes"),
+        }
         raise SeasonStatusConflict(
-            f"{season.title} of {season.league.name} is {season.status}: {doing}",
+            sentences[doing]
+            % {
+                "season": season.title,
+                "league": season.league.name,
+                "status": season.get_status_display(),
+            },
             status_now=season.status,
         )
 
 
 def _whole(name: str, value: Any, low: int, high: int) -> int:
+    """``name``: "players_per_game", "rounds", "turn_hours", "max_timeouts" or
+    "vacation_days" (one whole sentence each, for translators)."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidRequest(f"{name} is a whole number from {low} to {high}, not {value!r}")
+        sentences = {
+            "players_per_game": _(
+                "players per game is a whole number from %(low)s to %(high)s, not %(value)r"
+            ),
+            "rounds": _("rounds is a whole number from %(low)s to %(high)s, not %(value)r"),
+            "turn_hours": _(
+                "hours per turn is a whole number from %(low)s to %(high)s, not %(value)r"
+            ),
+            "max_timeouts": _(
+                "missed deadlines before a forfeit is a whole number from %(low)s to "
+                "%(high)s, not %(value)r"
+            ),
+            "vacation_days": _(
+                "vacation days is a whole number from %(low)s to %(high)s, not %(value)r"
+            ),
+        }
+        raise InvalidRequest(sentences[name] % {"low": low, "high": high, "value": value})
     return value
 
 
 def _engine(game_type: str) -> Any:
     if game_type not in slugs():
-        raise InvalidRequest(f"unknown game type {game_type!r}; known: {', '.join(slugs())}")
+        raise InvalidRequest(
+            _("unknown game type '%(type)s'; known: %(known)s")
+            % {"type": game_type, "known": ", ".join(slugs())}
+        )
     return get_engine(game_type)
 
 
@@ -116,10 +165,12 @@ def create_league(
     _require_signed_in(creator)
     name = (name or "").strip()
     if not name:
-        raise InvalidRequest("a league needs a name")
+        raise InvalidRequest(_("a league needs a name"))
     slug = slugify(slug or name)
     if not slug:
-        raise InvalidRequest(f"cannot make an address from {name!r}: give a slug")
+        raise InvalidRequest(
+            _("cannot make an address from '%(name)s': give a slug") % {"name": name}
+        )
     engine = _engine(game_type)
     _check_options(game_type, options or {}, max(2, engine.min_players))
     try:
@@ -135,7 +186,9 @@ def create_league(
             )
             league.admins.add(creator)
     except IntegrityError:
-        raise InvalidRequest(f"the address {slug!r} is taken: choose another slug") from None
+        raise InvalidRequest(
+            _("the address '%(slug)s' is taken: choose another slug") % {"slug": slug}
+        ) from None
     return league
 
 
@@ -147,16 +200,19 @@ def join_league(*, league: League | str, user: Any) -> Membership:
     if existing is not None:
         return existing
     if not found.open:
-        raise NotAllowed(f"the league {found.name!r} is closed: ask one of its admins to add you")
-    membership, _ = Membership.objects.get_or_create(league=found, user=user)
+        raise NotAllowed(
+            _("the league '%(league)s' is closed: ask one of its admins to add you")
+            % {"league": found.name}
+        )
+    membership, _created = Membership.objects.get_or_create(league=found, user=user)
     return membership
 
 
 def add_member(*, league: League | str, user: Any, by: Any) -> Membership:
     """An admin adds a member (open or closed league)."""
     found = _league(league)
-    _require_admin(found, by, "adds members")
-    membership, _ = Membership.objects.get_or_create(league=found, user=user)
+    _require_admin(found, by, "add_members")
+    membership, _created = Membership.objects.get_or_create(league=found, user=user)
     return membership
 
 
@@ -180,28 +236,39 @@ def open_season(
     league: League | str,
     by: Any,
     name: str = "",
-    players_per_game: int = 2,
+    players_per_game: int | None = None,
     rounds: int = 1,
-    turn_hours: int = 72,
-    max_timeouts: int = 3,
-    vacation_days: int = 14,
+    turn_hours: int | None = None,
+    max_timeouts: int | None = None,
+    vacation_days: int | None = None,
     starts_at: Any = None,
     ends_at: Any = None,
+    smallest_table: int | None = None,
+    divisions: int = 1,
+    movers: int = 1,
 ) -> Season:
     """A draft season, numbered after the league's last one: members enter it, then an
-    admin starts it."""
+    admin starts it. The game settings not given are the league's."""
     found = _league(league)
-    _require_admin(found, by, "opens seasons")
+    _require_admin(found, by, "open_seasons")
+    players_per_game = found.players_per_game if players_per_game is None else players_per_game
+    turn_hours = found.turn_hours if turn_hours is None else turn_hours
+    max_timeouts = found.max_timeouts if max_timeouts is None else max_timeouts
+    vacation_days = found.vacation_days if vacation_days is None else vacation_days
     engine = _engine(found.game_type)
     low, high = max(2, engine.min_players), min(6, engine.max_players)
-    _whole("players per game", players_per_game, low, high)
+    _whole("players_per_game", players_per_game, low, high)
     _whole("rounds", rounds, 1, MAX_ROUNDS)
-    _whole("hours per turn", turn_hours, 1, MAX_TURN_HOURS)
-    _whole("missed deadlines before a forfeit", max_timeouts, 0, MAX_TIMEOUTS)
-    _whole("vacation days", vacation_days, 0, MAX_VACATION_DAYS)
+    _whole("turn_hours", turn_hours, 1, MAX_TURN_HOURS)
+    _whole("max_timeouts", max_timeouts, 0, MAX_TIMEOUTS)
+    _whole("vacation_days", vacation_days, 0, MAX_VACATION_DAYS)
+    if smallest_table is not None:
+        _whole("players_per_game", smallest_table, low, players_per_game)
+    _whole("rounds", divisions, 1, MAX_ROUNDS)
+    _whole("rounds", movers, 0, 10)
     _check_options(found.game_type, found.options, players_per_game)
     if starts_at and ends_at and ends_at <= starts_at:
-        raise InvalidRequest("a season ends after it starts")
+        raise InvalidRequest(_("a season ends after it starts"))
     with transaction.atomic():
         League.objects.select_for_update().get(pk=found.pk)  # numbers one at a time
         last = found.seasons.aggregate(last=Max("number"))["last"] or 0
@@ -216,6 +283,9 @@ def open_season(
             vacation_days=vacation_days,
             starts_at=starts_at,
             ends_at=ends_at,
+            smallest_table=smallest_table,
+            divisions=divisions,
+            movers=movers,
         )
 
 
@@ -230,13 +300,23 @@ def enter_season(*, season: Season | int, user: Any, by: Any = None) -> SeasonEn
         existing = locked.entries.filter(user=user).first()
         if existing is not None:
             return existing
-        _require_status(locked, Season.Status.DRAFT, "entries close at the start")
+        _require_status(locked, Season.Status.DRAFT, "enter")
         if by.pk != getattr(user, "pk", None):
-            _require_admin(league, by, "enters other players")
+            _require_admin(league, by, "enter_others")
             Membership.objects.get_or_create(league=league, user=user)
         elif not league.memberships.filter(user=user).exists():
-            raise NotAllowed(f"join the league {league.name!r} first, then enter its seasons")
-        return SeasonEntry.objects.create(season=locked, user=user)
+            raise NotAllowed(
+                _("join the league '%(league)s' first, then enter its seasons")
+                % {"league": league.name}
+            )
+        elif not locked.enrolment_open:
+            raise SeasonStatusConflict(
+                _("enrolment in %(season)s of %(league)s is closed: ask an admin")
+                % {"season": locked.title, "league": league.name},
+                status_now=locked.status,
+            )
+        division = locked.divisions  # newcomers start in the lowest division
+        return SeasonEntry.objects.create(season=locked, user=user, division=division)
 
 
 def withdraw_entry(*, season: Season | int, user: Any, by: Any = None) -> None:
@@ -246,8 +326,8 @@ def withdraw_entry(*, season: Season | int, user: Any, by: Any = None) -> None:
     with transaction.atomic():
         locked = _locked_season(season)
         if by.pk != getattr(user, "pk", None):
-            _require_admin(locked.league, by, "withdraws other players")
-        _require_status(locked, Season.Status.DRAFT, "its players are drawn already")
+            _require_admin(locked.league, by, "withdraw_others")
+        _require_status(locked, Season.Status.DRAFT, "withdraw")
         locked.entries.filter(user=user).delete()
 
 
@@ -259,25 +339,36 @@ def start_season(*, season: Season | int, by: Any, seed: str | None = None) -> S
     with transaction.atomic():
         locked = _locked_season(season)
         league = locked.league
-        _require_admin(league, by, "starts its seasons")
-        _require_status(locked, Season.Status.DRAFT, "it can be started once only")
-        players = [e.user for e in locked.entries.select_related("user").order_by("id")]
-        if len(players) < 2:
+        _require_admin(league, by, "start_seasons")
+        _require_status(locked, Season.Status.DRAFT, "start")
+        entries = list(locked.entries.select_related("user").order_by("id"))
+        refused = next((p for p in tables.season_plans(locked, entries) if not p.ok), None)
+        if len(entries) < 2:
             raise InvalidRequest(
-                f"{locked.title} needs at least 2 players entered; it has {len(players)}",
+                _("%(season)s needs at least 2 players entered; it has %(count)s")
+                % {"season": locked.title, "count": len(entries)},
                 code="not_enough_players",
             )
+        if refused is not None:  # what the season's preview says, word for word
+            raise InvalidRequest(refused.text, code="tables_do_not_fit")
         locked.pairing_seed = seed or new_seed()
-        rounds = pairing.schedule(
-            players,
-            per_game=locked.players_per_game,
-            rounds=locked.rounds,
-            seed=locked.pairing_seed,
-        )
-        for number, games in enumerate(rounds, start=1):
-            for table in games:
-                game = _start_game(locked, table)
-                SeasonGame.objects.create(season=locked, game=game, round=number)
+        for division in range(1, locked.divisions + 1):
+            players = [e.user for e in entries if e.division == division]
+            if not players:
+                continue
+            rounds = pairing.schedule(
+                players,
+                per_game=locked.players_per_game,
+                rounds=locked.rounds,
+                seed=locked.pairing_seed
+                if division == 1
+                else f"{locked.pairing_seed} division {division}",
+            )
+            met: dict[frozenset[int], list[list[Any]]] = {}
+            for number, games in enumerate(rounds, start=1):
+                for table in games:
+                    game = _start_game(locked, pairing.rotated(table, met))
+                    SeasonGame.objects.create(season=locked, game=game, round=number)
         locked.status = Season.Status.RUNNING
         locked.started_at = timezone.now()
         locked.save(update_fields=["pairing_seed", "status", "started_at"])
@@ -302,7 +393,7 @@ def _start_game(season: Season, table: list[Any]) -> Game:
     )
     for user in others:
         game_services.join_game(game=game, user=user)
-    return game_services.start_game(game=game, by=first)
+    return game_services.start_game(game=game, by=first, keep_order=True)
 
 
 def finish_season(*, season: Season | int, by: Any) -> Season:
@@ -310,15 +401,18 @@ def finish_season(*, season: Season | int, by: Any) -> Season:
     _require_signed_in(by)
     with transaction.atomic():
         locked = _locked_season(season)
-        _require_admin(locked.league, by, "finishes its seasons")
-        _require_status(locked, Season.Status.RUNNING, "only a running season finishes")
+        _require_admin(locked.league, by, "finish_seasons")
+        _require_status(locked, Season.Status.RUNNING, "finish")
         over = (Game.Status.FINISHED, Game.Status.CANCELLED)
         games = Game.objects.filter(season_game__season=locked)
         left = games.exclude(status__in=over).count()
         if left:
             raise SeasonStatusConflict(
-                f"{locked.title} has games still being played ({left} of {games.count()}): "
-                "it finishes when they are over",
+                _(
+                    "%(season)s has games still being played (%(left)s of %(total)s): it "
+                    "finishes when they are over"
+                )
+                % {"season": locked.title, "left": left, "total": games.count()},
                 games_left=left,
             )
         locked.status = Season.Status.FINISHED

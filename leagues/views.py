@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.services.errors import NotFound, ServiceError
-from leagues import present, selectors, services
+from leagues import manage, present, selectors, services
+from leagues.models import JoinRequest
 
 
 @login_required
@@ -35,6 +36,14 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "is_member": selectors.is_member(league=league, user=request.user),
         "may_manage": services.may_manage(league, request.user),
+        "asked": league.join_requests.filter(
+            pk__isnull=False, user_id=request.user.pk or 0
+        ).exists(),
+        "entered": set(
+            selectors.seasons(league=league)
+            .filter(entries__user_id=request.user.pk or 0)
+            .values_list("number", flat=True)
+        ),
     }
     return render(request, "leagues/detail.html", context)
 
@@ -43,11 +52,14 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        services.join_league(league=slug, user=request.user)
+        joined = manage.ask_to_join(league=slug, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, _("You are a member of this league."))
+        if isinstance(joined, JoinRequest):
+            messages.success(request, _("Asked: an admin of the league will answer."))
+        else:
+            messages.success(request, _("You are a member of this league."))
     return redirect("leagues:detail", slug=slug)
 
 

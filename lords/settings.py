@@ -145,6 +145,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "notifications.tasks.send_reminders", "schedule": 300.0},
+    "send-league-mail": {"task": "leagues.tasks.send_league_mail", "schedule": 60.0},
     "send-due-email": {
         "task": "notifications.tasks.send_due",
         "schedule": NOTIFICATIONS_RESEND_EVERY_SECONDS,

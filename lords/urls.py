@@ -4,13 +4,13 @@
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from games.web import views as web_views
 from notifications.webhooks import PostmarkInbound
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", web_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/v1/leagues/", include("leagues.api_urls")),  # before the games API's catch-all

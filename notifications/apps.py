@@ -8,8 +8,9 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         from anymail.signals import inbound
 
-        from games.services.hooks import moves_committed
-        from notifications.receivers import notify_players, receive_inbound
+        from games.services.hooks import moves_committed, table_changed
+        from notifications.receivers import notify_players, receive_inbound, tell_table
 
         moves_committed.connect(notify_players, dispatch_uid="notifications.notify_players")
+        table_changed.connect(tell_table, dispatch_uid="notifications.tell_table")
         inbound.connect(receive_inbound, dispatch_uid="notifications.receive_inbound")

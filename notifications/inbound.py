@@ -31,15 +31,25 @@ from anymail.inbound import AnymailInboundMessage
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import selectors
+from games.engines.base import GameEngine, IllegalCommand
 from games.models import Game, Seat
 from games.services.errors import ServiceError
-from games.services.moves import MoveResult, engine_for, seat_label, submit_command
+from games.services.games import resign
+from games.services.moves import (
+    MoveResult,
+    engine_for,
+    seat_label,
+    split_text,
+    submit_command,
+)
 from notifications.addresses import parse_reply_address
 from notifications.emails import render_email, thread_root
 from notifications.models import Notification
-from notifications.quotes import body_text, reply_lines
+from notifications.quotes import body_text, own_lines, reply_lines
+from notifications.resigning import resignation
 from notifications.services import COMMANDS_SHOWN, Notice, claim, send_stored, store
 
 log = logging.getLogger(__name__)
@@ -216,7 +226,9 @@ def receive(raw: bytes | Message) -> Outcome:
             sender,
         )
         return Outcome("ignored", "sender is not the seat's player", game_id, seat_id)
-    return _handle(message, seat)
+    # The refusal a service raises is worded when raised: in the player's language.
+    with translation.override(seat.user.language or settings.LANGUAGE_CODE):
+        return _handle(message, seat)
 
 
 def _handle(message: EmailMessage, seat: Seat) -> Outcome:
@@ -234,38 +246,147 @@ def _handle(message: EmailMessage, seat: Seat) -> Outcome:
         # The first verdict stands: the answer failed, not the judgment. Judging the
         # message again against the game as it is now could apply it days later.
         log.info("inbound %s: resending its first answer (refused)", key)
-        return _refused(message, seat, notice, list(verdict["received"]), verdict["error"])
-    lines = reply_lines(body_text(message))
-    if not lines:
-        error = (
-            "your reply holds no command: write your commands at the top of your reply, "
-            "one per line (or separated by ';'), above the quoted email"
+        return _refused(
+            message,
+            seat,
+            notice,
+            list(verdict["received"]),
+            verdict["error"],
+            list(verdict.get("ignored", [])),
         )
-        return _refused(message, seat, notice, lines, error)
+    if verdict and verdict.get("status") == "resigned":  # (its answer failed: send it again)
+        answered = _answer(message, seat, notice, "answer_resigned", {}, verdict)
+        return Outcome("played", "", seat.game_id, seat.pk, (), (), answered)
+    # (``receive`` calls this in the player's language: the refusals are worded in it.)
+    asked = resignation(reply_lines(body_text(message)), seat.game_id)
+    if asked is not None:  # "resign game <n>" (notifications.resigning)
+        return _resign(message, seat, notice, reply_lines(body_text(message))[:1], asked)
+    try:
+        reading = read_reply(own_lines(body_text(message)), engine_for(seat.game))
+    except ServiceError as exc:  # the game's engine is not available
+        return _refused(message, seat, notice, reply_lines(body_text(message)), exc.message)
+    if not reading.commands:
+        # Nothing to play: its lines are shown as received, with why none is a command.
+        return _refused(message, seat, notice, reading.ignored, _no_command(reading))
     try:
         result = submit_command(
             game=seat.game_id,
             user=user,
-            text="\n".join(lines),
+            text="\n".join(reading.commands),
             source="email",
             idempotency_key=key,
         )
     except ServiceError as exc:
+        return _refused(message, seat, notice, reading.commands, exc.message, reading.ignored)
+    return _played(message, seat, notice, reading, result)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A reply read: the lines taken as its commands, and the lines ignored after them."""
+
+    commands: list[str]
+    ignored: list[str]
+    reason: str = ""  # why the first line is not a command, when none is
+
+
+def read_reply(lines: list[str], engine: GameEngine) -> Reading:
+    """The commands of a reply's own lines (``quotes.own_lines``: blanks kept as "").
+
+    People sign their mail: "Thanks,", "Grazie,", a name, "Sent from my phone", below the
+    commands, after a blank line or right under them. Refusing the reply for that line
+    would refuse most replies. So the commands are read from the top; the reading stops at
+    the first blank line after at least one command, and the trailing run of lines that are
+    not commands is ignored (the answer lists what was). Whether a line is a command is
+    the engine's parse (the quote-stripping cannot know a game's verbs). A line that is not
+    a command *among* the commands stays in them, so the service refuses the whole reply
+    and says which line: a typo never silently drops a move. With no command at all, every
+    line is kept as received and ``reason`` says why the first one is not a command."""
+    block: list[str] = []
+    after: list[str] = []
+    commands_seen = False
+    for index, line in enumerate(lines):
+        if not line:
+            if commands_seen:
+                after = [rest for rest in lines[index:] if rest]
+                break
+            continue
+        block.append(line)
+        commands_seen = commands_seen or _holds_command(line, engine)
+    if not commands_seen:
+        return Reading(commands=[], ignored=block, reason=_why_not(block, engine))
+    end = len(block)
+    while not _holds_command(block[end - 1], engine):
+        end -= 1
+    return Reading(commands=block[:end], ignored=block[end:] + after)
+
+
+def _holds_command(line: str, engine: GameEngine) -> bool:
+    """Whether the engine reads a command in the line (one of its ``;``-separated parts:
+    a bad part among good ones is the service's to refuse, with its number)."""
+    return any(_why_not([part], engine) == "" for part in split_text(line))
+
+
+def _why_not(lines: list[str], engine: GameEngine) -> str:
+    """The engine's reason why the first line is not a command ("" if it is, or no line)."""
+    if not lines:
+        return ""
+    try:
+        engine.parse(lines[0])
+    except IllegalCommand as exc:
+        return str(exc)
+    return ""
+
+
+def _no_command(reading: Reading) -> str:
+    """The refusal of a reply without a command: what to write, and why its first line is
+    not one (a lone mistyped command reads as a greeting would)."""
+    if not reading.reason:
+        return _(
+            "your reply holds no command: write your commands at the top of your reply, "
+            "one per line (or separated by ';'), above the quoted email"
+        )
+    return _(
+        "%(reason)s; your reply holds no command: write your commands at the top of your "
+        "reply, one per line (or separated by ';'), above the quoted email"
+    ) % {"reason": reading.reason}
+
+
+def _resign(
+    message: EmailMessage, seat: Seat, notice: Notice, lines: list[str], refusal: str
+) -> Outcome:
+    """Resign by email (``notifications.resigning``): ``games.services.resign``, answered
+    with what it means; a second time is refused (it would change nothing)."""
+    if refusal:
+        return _refused(message, seat, notice, lines, refusal)
+    if seat.resigned:
+        error = f"you already resigned from game #{seat.game_id}: nothing was changed"
+        return _refused(message, seat, notice, lines, error)
+    try:
+        resign(game=seat.game_id, user=seat.user)
+    except ServiceError as exc:
         return _refused(message, seat, notice, lines, exc.message)
-    return _played(message, seat, notice, lines, result)
+    answered = _answer(message, seat, notice, "answer_resigned", {}, {"status": "resigned"})
+    return Outcome("played", "", seat.game_id, seat.pk, tuple(lines), (), answered)
 
 
 def _refused(
-    message: EmailMessage, seat: Seat, notice: Notice, lines: list[str], error: str
+    message: EmailMessage,
+    seat: Seat,
+    notice: Notice,
+    lines: list[str],
+    error: str,
+    ignored: list[str] | None = None,
 ) -> Outcome:
-    context = {"error": error, "received": lines}
-    verdict = {"status": "refused", "error": error, "received": lines}
+    ignored = ignored or []
+    context = {"error": error, "received": lines, "ignored": ignored}
+    verdict = {"status": "refused", "error": error, "received": lines, "ignored": ignored}
     answered = _answer(message, seat, notice, "answer_refused", context, verdict)
     return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
 
 
 def _played(
-    message: EmailMessage, seat: Seat, notice: Notice, lines: list[str], result: MoveResult
+    message: EmailMessage, seat: Seat, notice: Notice, reading: Reading, result: MoveResult
 ) -> Outcome:
     answer = selectors.submission_answer(result=result, user=seat.user)
     seats = list(Seat.objects.filter(game_id=seat.game_id).select_related("user"))
@@ -280,11 +401,13 @@ def _played(
         "your_turn": answer["your_turn"],
         "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],
         "replayed": result.replayed,
+        "ignored": reading.ignored,
         **_still_yours(seat, answer),
     }
     answered = _answer(message, seat, notice, "answer_played", context, {"status": "played"})
     seqs = tuple(m["seq"] for m in moves)
-    return Outcome("played", "", seat.game_id, seat.pk, tuple(lines), seqs, answered)
+    commands = tuple(reading.commands)
+    return Outcome("played", "", seat.game_id, seat.pk, commands, seqs, answered)
 
 
 def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:

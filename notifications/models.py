@@ -43,7 +43,6 @@ class Notification(models.Model):
         JOINED = "joined", "a player joined"  # key: "seat<pk of the new seat>"
         LEFT = "left", "a player left"  # key: "seat<pk of the seat given up>"
         STARTED = "started", "the game started"  # key: "start"
-        RESIGNED = "resigned", "resignation confirmed"  # key: "resigned"
 
     class Status(models.TextChoices):
         SENDING = "sending", "sending"

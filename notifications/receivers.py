@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
-from notifications import services
+from notifications import services, table
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +18,21 @@ def notify_players(sender: Any, *, game_id: int, seqs: list[int], **kwargs: Any)
     drained (a worker), after the moves committed; it may run twice for the same moves (a
     lapsed claim), which the notification rows make harmless. An exception keeps the
     announcement for a later run."""
+    if 0 in seqs:  # the game started: every seat told (the first to act: one email)
+        table.tell_started(game_id=game_id)
     services.notify_game(game_id=game_id)
+
+
+def tell_table(sender: Any, *, game_id: int, change: str, **ids: int) -> None:
+    """The games' ``table_changed`` (from their outbox, after the commit): an invitation to
+    send, a player who joined or left to tell the others of. Idempotent, like the moves'
+    receiver: the invitation row and the notification rows are the claims."""
+    if change == "invited":
+        table.send_invitation(invitation_id=ids["invitation_id"])
+    elif change in ("joined", "left"):
+        table.tell_table(
+            game_id=game_id, change=change, user_id=ids["user_id"], seat_id=ids["seat_id"]
+        )
 
 
 def receive_inbound(sender: Any, *, event: Any, esp_name: str, **kwargs: Any) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from notifications import services
+from notifications import services, table
 
 
 @shared_task(ignore_result=True)
@@ -22,4 +22,4 @@ def send_reminders() -> int:
 @shared_task(ignore_result=True)
 def send_due() -> int:
     """Beat, every 30 seconds: the emails whose retry is due or whose lease lapsed."""
-    return services.send_due()
+    return services.send_due() + table.send_due_invitations()

@@ -175,6 +175,7 @@ def test_the_game_over_email_is_in_the_players_language(
 
 @dataclass
 class Entry:
+    msgctxt: str | None = None
     msgid: str = ""
     msgid_plural: str | None = None
     msgstr: dict[int, str] = field(default_factory=dict)
@@ -209,7 +210,9 @@ def parse_po(path: Path) -> list[Entry]:
             continue
         elif line.startswith('"'):
             value = _unquote(line)
-            if key == "msgid":
+            if key == "msgctxt":
+                entry.msgctxt = (entry.msgctxt or "") + value
+            elif key == "msgid":
                 entry.msgid += value
             elif key == "msgid_plural":
                 entry.msgid_plural = (entry.msgid_plural or "") + value
@@ -218,7 +221,9 @@ def parse_po(path: Path) -> list[Entry]:
                 entry.msgstr[index] += value
         else:
             key, value = line.split(" ", 1)
-            if key == "msgid":
+            if key == "msgctxt":
+                entry.msgctxt = _unquote(value)
+            elif key == "msgid":
                 entry.msgid = _unquote(value)
             elif key == "msgid_plural":
                 entry.msgid_plural = _unquote(value)
@@ -291,11 +296,18 @@ def test_the_compiled_catalog_is_the_current_one(language: str) -> None:
     stale = []
     for entry in entries:
         if entry.msgid_plural is None:
-            if compiled.gettext(entry.msgid) != entry.msgstr[0]:
+            if entry.msgctxt is not None:
+                got = compiled.pgettext(entry.msgctxt, entry.msgid)
+            else:
+                got = compiled.gettext(entry.msgid)
+            if got != entry.msgstr[0]:
                 stale.append(entry.msgid)
         else:
             for count in (1, 2, 5):
-                got = compiled.ngettext(entry.msgid, entry.msgid_plural, count)
+                if entry.msgctxt is not None:
+                    got = compiled.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, count)
+                else:
+                    got = compiled.ngettext(entry.msgid, entry.msgid_plural, count)
                 if got not in entry.msgstr.values() or got == entry.msgid_plural:
                     stale.append(entry.msgid)
                     break

@@ -20,4 +20,3 @@ class JSONEncoder(DrfJSONEncoder):
 
 class JSONRenderer(DrfJSONRenderer):
     encoder_class = JSONEncoder
-

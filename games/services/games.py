@@ -11,6 +11,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.addresses import owns_address, user_at_verified, verify_address
 from games.engines.base import GameEngine, InvalidOptions
@@ -55,17 +57,34 @@ def may_manage(game: Game, user: Any) -> bool:
 
 def _only_managers(game: Game, does: str) -> str:
     """Who :func:`may_manage` lets do it, for a refusal: "only the creator of game #3 starts
-    it (or any of its players, once the creator has left)"."""
-    return (
-        f"only the creator of game #{game.pk} {does} "
-        "(or any of its players, once the creator has left)"
-    )
+    it (or any of its players, once the creator has left)". ``does``: "start", "add_bots",
+    "remove_bots" or "withdraw_invitations" (one whole sentence each, for translators)."""
+    sentences = {
+        "start": _(
+            "only the creator of game #%(game)s starts it (or any of its players, once the "
+            "creator has left)"
+        ),
+        "add_bots": _(
+            "only the creator of game #%(game)s adds bots to it (or any of its players, once "
+            "the creator has left)"
+        ),
+        "remove_bots": _(
+            "only the creator of game #%(game)s removes its bots (or any of its players, once "
+            "the creator has left)"
+        ),
+        "withdraw_invitations": _(
+            "only the creator of game #%(game)s withdraws its invitations (or any of its "
+            "players, once the creator has left)"
+        ),
+    }
+    return sentences[does] % {"game": game.pk}
 
 
 def _require_open(game: Game) -> None:
     if game.status != Game.Status.OPEN:
         raise GameNotActive(
-            f"game #{game.pk} is {game.status}: seats change only before the start",
+            _("game #%(game)s is %(status)s: seats change only before the start")
+            % {"game": game.pk, "status": game.get_status_display()},
             status_now=game.status,
         )
 
@@ -93,22 +112,36 @@ def create_game(
     vacation per player (see ``docs/decisions/0004-deadlines.md``)."""
     require_signed_in(creator)
     if game_type not in slugs():
-        raise InvalidRequest(f"unknown game type {game_type!r}; known: {', '.join(slugs())}")
+        raise InvalidRequest(
+            _("unknown game type '%(type)s'; known: %(known)s")
+            % {"type": game_type, "known": ", ".join(slugs())}
+        )
     try:
         engine = get_engine(game_type)
     except ImportError as exc:
-        raise InvalidRequest(f"game type {game_type!r} is not available yet: {exc}") from exc
+        raise InvalidRequest(
+            _("game type '%(type)s' is not available yet: %(reason)s")
+            % {"type": game_type, "reason": exc}
+        ) from exc
     if isinstance(seats, bool) or not isinstance(seats, int):
-        raise InvalidRequest(f"seats must be a whole number, not {seats!r}")
+        raise InvalidRequest(_("seats must be a whole number, not %(value)r") % {"value": seats})
     low, high = max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
     if not low <= seats <= high:
-        raise InvalidRequest(f"{engine.name} is for {low} to {high} players, not {seats}")
+        raise InvalidRequest(
+            _("%(game)s is for %(low)s to %(high)s players, not %(seats)s")
+            % {"game": engine.name, "low": low, "high": high, "seats": seats}
+        )
     if isinstance(turn_hours, bool) or not isinstance(turn_hours, int):
-        raise InvalidRequest(f"turn_hours must be a whole number, not {turn_hours!r}")
+        raise InvalidRequest(
+            _("turn_hours must be a whole number, not %(value)r") % {"value": turn_hours}
+        )
     if not 1 <= turn_hours <= MAX_TURN_HOURS:
-        raise InvalidRequest(f"turn time is 1 to {MAX_TURN_HOURS} hours, not {turn_hours}")
-    _check_policy("max_timeouts", max_timeouts, MAX_TIMEOUTS, "missed deadlines in a row")
-    _check_policy("vacation_days", vacation_days, MAX_VACATION_DAYS, "days of vacation")
+        raise InvalidRequest(
+            _("turn time is 1 to %(most)s hours, not %(value)s")
+            % {"most": MAX_TURN_HOURS, "value": turn_hours}
+        )
+    _check_policy("max_timeouts", max_timeouts, MAX_TIMEOUTS)
+    _check_policy("vacation_days", vacation_days, MAX_VACATION_DAYS)
     raw = dict(options or {})
     try:
         # Checked now for the seats asked; kept as given (defaults depending on the player
@@ -131,14 +164,21 @@ def create_game(
     return game
 
 
-def _check_policy(name: str, value: Any, high: int, what: str) -> None:
+def _check_policy(name: str, value: Any, high: int) -> None:
+    """``name``: "max_timeouts" or "vacation_days" (the field, named as the API names it)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidRequest(
-            f"{name} must be a whole number, not {value!r}", code="invalid_policy", field=name
+            _("%(field)s must be a whole number, not %(value)r") % {"field": name, "value": value},
+            code="invalid_policy",
+            field=name,
         )
     if not 0 <= value <= high:
+        if name == "max_timeouts":
+            message = _("max_timeouts is 0 to %(most)s missed deadlines in a row, not %(value)s")
+        else:
+            message = _("vacation_days is 0 to %(most)s days of vacation, not %(value)s")
         raise InvalidRequest(
-            f"{name} is 0 to {high} {what}, not {value}", code="invalid_policy", field=name
+            message % {"most": high, "value": value}, code="invalid_policy", field=name
         )
 
 
@@ -151,7 +191,7 @@ def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
     try:
         validate_email(email)
     except ValidationError:
-        raise InvalidRequest(f"{email!r} is not an email address") from None
+        raise InvalidRequest(_("'%(email)s' is not an email address") % {"email": email}) from None
     return _invite(game, by, email, user_at_verified(email))
 
 
@@ -163,7 +203,7 @@ def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
     if "@" in who:
         return invite(game=game, by=by, email=who)
     if not who:
-        raise InvalidRequest("type a player's name or an email address", field="who")
+        raise InvalidRequest(_("type a player's name or an email address"), field="who")
     from accounts.models import FORMER_DOMAIN, User
 
     found = list(
@@ -173,13 +213,14 @@ def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
     )
     if not found:
         raise InvalidRequest(
-            f"no player is called {who!r}: invite them by email address instead",
+            _("no player is called '%(who)s': invite them by email address instead") % {"who": who},
             code="unknown_player",
             field="who",
         )
     if len(found) > 1:
         raise InvalidRequest(
-            f"several players are called {who!r}: invite by email address instead",
+            _("several players are called '%(who)s': invite by email address instead")
+            % {"who": who},
             code="ambiguous_player",
             field="who",
         )
@@ -191,12 +232,16 @@ def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
         locked = lock_game(game)
         _require_open(locked)
         if not (may_manage(locked, by) or locked.seats.filter(user=by).exists()):
-            raise NotAllowed(f"only players of game #{locked.pk} invite others to it")
+            raise NotAllowed(
+                _("only players of game #%(game)s invite others to it") % {"game": locked.pk}
+            )
         if invitee is not None and locked.seats.filter(user=invitee).exists():
             raise InvalidRequest(
-                f"{invitee.name} already plays in game #{locked.pk}", code="already_seated"
+                _("%(name)s already plays in game #%(game)s")
+                % {"name": invitee.name, "game": locked.pk},
+                code="already_seated",
             )
-        _require_free_seat(locked, "nobody else can join it")
+        _require_free_seat(locked, "invite")
         existing = _pending(locked.invitations.filter(email=email)).first()
         if existing is not None:
             return existing
@@ -225,7 +270,7 @@ def _invitation(token: str, *, lock: bool = False) -> Invitation:
         found = found.select_for_update(of=("self",))
     invitation = found.filter(token=token or "").first()
     if invitation is None:
-        raise NotFound("there is no such invitation: check the link in the email")
+        raise NotFound(_("there is no such invitation: check the link in the email"))
     return invitation
 
 
@@ -236,35 +281,40 @@ def invitation_problem(invitation: Invitation, user: Any) -> ServiceError | None
     game = invitation.game
     if invitation.withdrawn_at is not None:
         return NotAllowed(
-            f"this invitation to game #{game.pk} was withdrawn by its creator",
+            _("this invitation to game #%(game)s was withdrawn by its creator") % {"game": game.pk},
             code="invitation_withdrawn",
         )
     if not _is_for(invitation, user):
         return NotAllowed(
-            f"this invitation to game #{game.pk} was sent to {invitation.email}, and you are "
-            f"signed in as {user.email}: sign out and open the link again (or sign up with "
-            "that address)",
+            _(
+                "this invitation to game #%(game)s was sent to %(sent_to)s, and you are "
+                "signed in as %(email)s: sign out and open the link again (or sign up with "
+                "that address)"
+            )
+            % {"game": game.pk, "sent_to": invitation.email, "email": user.email},
             code="invitation_for_another",
         )
     if invitation.accepted_at is not None:
         return InvalidRequest(
-            f"you already accepted this invitation: you play in game #{game.pk}",
+            _("you already accepted this invitation: you play in game #%(game)s")
+            % {"game": game.pk},
             code="invitation_accepted",
         )
     if invitation.declined_at is not None:
         return InvalidRequest(
-            f"you declined this invitation to game #{game.pk}", code="invitation_declined"
+            _("you declined this invitation to game #%(game)s") % {"game": game.pk},
+            code="invitation_declined",
         )
     if game.status != Game.Status.OPEN:
         return GameNotActive(
-            f"game #{game.pk} is {game.status}: this invitation can no longer seat anyone",
+            _("game #%(game)s is %(status)s: this invitation can no longer seat anyone")
+            % {"game": game.pk, "status": game.get_status_display()},
             status_now=game.status,
         )
     taken = game.seats.count()
     if taken >= game.max_seats:
         return InvalidRequest(
-            f"game #{game.pk} is full ({taken} of {game.max_seats} seats taken): this "
-            "invitation can no longer seat anyone",
+            _game_full("invitation") % {"game": game.pk, "taken": taken, "seats": game.max_seats},
             code="game_full",
         )
     return None
@@ -290,7 +340,7 @@ def accept_invitation(*, token: str, user: Any) -> Seat:
         problem = invitation_problem(invitation, user)
         if problem is not None:
             raise problem
-        _require_free_seat(locked, "this invitation can no longer seat anyone")
+        _require_free_seat(locked, "invitation")
         seat = Seat.objects.create(game=locked, user=user, order=_next_order(locked))
         _answer(invitation, user, "accepted_at")
         table_changed_after_commit(locked.pk, "joined", seat_id=seat.pk, user_id=user.pk)
@@ -340,12 +390,16 @@ def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invita
         locked = lock_game(game)
         found = locked.invitations.select_for_update().filter(pk=invitation).first()
         if found is None:
-            raise NotFound(f"game #{locked.pk} has no invitation #{invitation}")
+            raise NotFound(
+                _("game #%(game)s has no invitation #%(invitation)s")
+                % {"game": locked.pk, "invitation": invitation}
+            )
         if not (may_manage(locked, by) or found.invited_by_id == by.pk):
-            raise NotAllowed(_only_managers(locked, "withdraws its invitations"))
+            raise NotAllowed(_only_managers(locked, "withdraw_invitations"))
         if not found.is_pending:
             raise InvalidRequest(
-                f"the invitation of {found.email} is already answered or withdrawn",
+                _("the invitation of %(email)s is already answered or withdrawn")
+                % {"email": found.email},
                 code="invitation_closed",
             )
         found.withdrawn_at = timezone.now()
@@ -369,13 +423,16 @@ def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
             invitation = _pending(locked.invitations.filter(token=token)).first()
             if invitation is None:
                 raise NotAllowed(
-                    "this invitation is not valid (used, withdrawn, or for another game)"
+                    _("this invitation is not valid (used, withdrawn, or for another game)")
                 )
             if invitation.invitee_id not in (None, user.pk):
-                raise NotAllowed(f"this invitation to game #{locked.pk} is for another account")
+                raise NotAllowed(
+                    _("this invitation to game #%(game)s is for another account")
+                    % {"game": locked.pk}
+                )
         elif locked.private:
-            raise NotAllowed("this game is private: join it with your invitation")
-        _require_free_seat(locked, "join another game, or ask its creator for a bigger one")
+            raise NotAllowed(_("this game is private: join it with your invitation"))
+        _require_free_seat(locked, "join")
         seat = Seat.objects.create(game=locked, user=user, order=_next_order(locked))
         if invitation is not None:
             invitation.accepted_at = timezone.now()
@@ -393,13 +450,14 @@ def add_bot(*, game: Game | int, by: Any, bot: str = "greedy") -> Seat:
         locked = lock_game(game)
         _require_open(locked)
         if not may_manage(locked, by):
-            raise NotAllowed(_only_managers(locked, "adds bots to it"))
+            raise NotAllowed(_only_managers(locked, "add_bots"))
         engine = engine_for(locked)
         if bot not in engine.bots:
             raise InvalidRequest(
-                f"unknown bot {bot!r}; {engine.name} has: {', '.join(engine.bots)}"
+                _("unknown bot '%(bot)s'; %(game)s has: %(bots)s")
+                % {"bot": bot, "game": engine.name, "bots": ", ".join(engine.bots)}
             )
-        _require_free_seat(locked, "a bot needs a free seat")
+        _require_free_seat(locked, "bot")
         return Seat.objects.create(game=locked, bot=bot, order=_next_order(locked))
 
 
@@ -411,23 +469,48 @@ def remove_bot(*, game: Game | int, by: Any, seat: int) -> None:
         locked = lock_game(game)
         _require_open(locked)
         if not may_manage(locked, by):
-            raise NotAllowed(_only_managers(locked, "removes its bots"))
+            raise NotAllowed(_only_managers(locked, "remove_bots"))
         target = locked.seats.filter(order=seat).first()
         if target is None or target.user_id is not None:
-            raise InvalidRequest(f"seat {seat} of game #{locked.pk} is not a bot's")
+            raise InvalidRequest(
+                _("seat %(seat)s of game #%(game)s is not a bot's")
+                % {"seat": seat, "game": locked.pk}
+            )
         target.delete()
         _renumber(locked, list(locked.seats.order_by("order")))
     if isinstance(game, Game):
         copy_into(game, locked)
 
 
-def _require_free_seat(game: Game, advice: str) -> None:
+def _require_free_seat(game: Game, doing: str) -> None:
+    """``doing``: "invite", "invitation", "join" or "bot" (one whole sentence each)."""
     taken = game.seats.count()
     if taken >= game.max_seats:
         raise InvalidRequest(
-            f"game #{game.pk} is full ({taken} of {game.max_seats} seats taken): {advice}",
+            _game_full(doing) % {"game": game.pk, "taken": taken, "seats": game.max_seats},
             code="game_full",
         )
+
+
+def _game_full(doing: str) -> str:
+    """The sentence refusing a seat in a full game, with the advice fitting ``doing``."""
+    if doing == "invite":
+        return _(
+            "game #%(game)s is full (%(taken)s of %(seats)s seats taken): nobody else can join it"
+        )
+    if doing == "invitation":
+        return _(
+            "game #%(game)s is full (%(taken)s of %(seats)s seats taken): this invitation can "
+            "no longer seat anyone"
+        )
+    if doing == "bot":
+        return _(
+            "game #%(game)s is full (%(taken)s of %(seats)s seats taken): a bot needs a free seat"
+        )
+    return _(
+        "game #%(game)s is full (%(taken)s of %(seats)s seats taken): join another game, or "
+        "ask its creator for a bigger one"
+    )
 
 
 def _renumber(game: Game, seats: list[Seat]) -> None:
@@ -458,7 +541,9 @@ def leave_game(*, game: Game | int, user: Any) -> None:
         copy_into(game, locked)
 
 
-def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
+def start_game(
+    *, game: Game | int, by: Any, seed: str | None = None, keep_order: bool = False
+) -> Game:
     """Seed, seat order, setup: Move 0 holds the setup events. Seats are shuffled with a draw
     from the (secret, later published) seed, so the seating is verifiable too. ``seed`` is
     for tests and tools that must replay a known game; no door lets a player choose it."""
@@ -469,7 +554,8 @@ def start_game(*, game: Game | int, by: Any, seed: str | None = None) -> Game:
         seats = list(locked.seats.order_by("order"))
         players = len(seats)
         seed = seed or new_seed()
-        shuffle(SeededRng(seed, "seating"), seats)
+        if not keep_order:  # (a league rotates its tables' seat order itself)
+            shuffle(SeededRng(seed, "seating"), seats)
         colours = engine.seat_colours(options, players)
         for seat, colour in zip(seats, colours, strict=True):
             seat.colour = colour
@@ -515,12 +601,17 @@ def _check_start(game: Game, by: Any) -> tuple[GameEngine, dict[str, Any]]:
     require_signed_in(by)
     _require_open(game)
     if not may_manage(game, by):
-        raise NotAllowed(_only_managers(game, "starts it"))
+        raise NotAllowed(_only_managers(game, "start"))
     engine = engine_for(game)
     players = game.seats.count()
     if players < max(MIN_SEATS, engine.min_players):
         raise InvalidRequest(
-            f"{engine.name} needs at least {engine.min_players} players; {players} seated",
+            ngettext(
+                "%(game)s needs at least %(least)s players; %(count)s seated",
+                "%(game)s needs at least %(least)s players; %(count)s seated",
+                players,
+            )
+            % {"game": engine.name, "least": engine.min_players, "count": players},
             code="not_enough_players",
         )
     try:

@@ -1,11 +1,13 @@
-"""How the apps built on the games learn of committed moves: a transactional outbox.
+"""How the apps built on the games learn of committed moves and of changes at an open
+table (invited, joined, left): a transactional outbox.
 
 The move path calls :func:`announce_after_commit` inside the move's transaction: it writes an
 :class:`~games.models.Announcement` row there, so the announcement commits with the moves
 (a rolled-back move leaves none, and a committed one is never lost to a broker outage), and
 the request pays one INSERT, not a broker round trip. :func:`announce_pending` (a periodic
 task, or at once after the commit when tasks run eagerly: no worker) claims rows with a
-lease, sends :data:`moves_committed` for their games and deletes them. A worker that dies
+lease, sends :data:`moves_committed` for their games (:data:`table_changed` for a table
+change) and deletes them. A worker that dies
 holding a claim leaves rows whose lease lapses; the next run takes them again, so receivers
 must be idempotent (the notifications app's claim rows are). Nothing here imports the apps
 above the games: they connect to the signal.
@@ -16,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -31,18 +34,17 @@ moves_committed = Signal()
 """Sent with ``game_id`` and ``seqs`` (a list of ints; seq 0: the game started)."""
 
 table_changed = Signal()
-"""Sent after the commit of a change at an open table, with ``game_id``, ``change``
-("invited", "joined", "left") and the ids it concerns: ``invitation_id`` (invited),
-``seat_id`` and ``user_id`` (joined, left: the seat's pk, gone once it is left). Not an
-outbox: a lost "joined"/"left" email is a small loss; the invitation email, which matters,
-is claimed on the invitation row and swept again (``Invitation.email_due_at``)."""
+"""Sent with ``game_id``, ``change`` ("invited", "joined", "left") and the ids it concerns:
+``invitation_id`` (invited), ``seat_id`` and ``user_id`` (joined, left: the seat's pk, gone
+once it is left). Through the outbox, like the moves."""
 
 
 def table_changed_after_commit(game_id: int, change: str, **ids: int) -> None:
-    """Send :data:`table_changed` once the caller's transaction has committed."""
-    transaction.on_commit(
-        lambda: table_changed.send_robust(sender=None, game_id=game_id, change=change, **ids)
-    )
+    """Record a change at an open table (call it inside the change's transaction), to be
+    announced with :data:`table_changed` once committed, like the moves."""
+    Announcement.objects.create(game_id=game_id, change=change, details=ids)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        transaction.on_commit(announce_pending)
 
 
 BATCH = 200
@@ -63,50 +65,62 @@ def _lease() -> timedelta:
     return timedelta(seconds=float(settings.ANNOUNCEMENT_LEASE_SECONDS))
 
 
-def _claim(batch: int) -> tuple[int, dict[int, tuple[list[int], list[int]]]]:
-    """Claim up to ``batch`` free or lapsed announcements: how many, and for each game its
-    row ids and the seqs they announce."""
+Claimed = tuple[int, dict[int, tuple[list[int], list[int]]], list[tuple[int, int, str, Any]]]
+
+
+def _claim(batch: int) -> Claimed:
+    """Claim up to ``batch`` free or lapsed announcements: how many, for each game its moves
+    rows and the seqs they announce, and the table changes one by one."""
     now = timezone.now()
     with transaction.atomic():
         rows = list(
             Announcement.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
             .order_by("pk")
             .select_for_update(skip_locked=True)
-            .values_list("pk", "game_id", "seqs")[:batch]
+            .values_list("pk", "game_id", "change", "seqs", "details")[:batch]
         )
         if rows:
-            Announcement.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
+            Announcement.objects.filter(pk__in=[row[0] for row in rows]).update(
                 lease_until=now + _lease()
             )
-    claimed: dict[int, tuple[list[int], list[int]]] = {}
-    for pk, game_id, seqs in rows:
-        pks, all_seqs = claimed.setdefault(game_id, ([], []))
-        pks.append(pk)
-        all_seqs.extend(seqs)
-    return len(rows), claimed
+    moves: dict[int, tuple[list[int], list[int]]] = {}
+    changes = []
+    for pk, game_id, change, seqs, details in rows:
+        if change == Announcement.Change.MOVES:
+            pks, all_seqs = moves.setdefault(game_id, ([], []))
+            pks.append(pk)
+            all_seqs.extend(seqs)
+        else:
+            changes.append((pk, game_id, change, details))
+    return len(rows), moves, changes
 
 
 def announce_pending(batch: int = BATCH) -> int:
-    """Announce every committed move not yet announced; how many games were announced.
+    """Announce every committed move and table change not yet announced; how many
+    announcements were made.
 
-    One signal per game, however many rows it has (the receivers look at the game as it is
-    now). A game whose receivers fail keeps its rows: the lease lapses and a later run tries
-    again."""
+    Moves: one signal per game, however many rows it has (the receivers look at the game
+    as it is now). Table changes: one signal each. Whatever a receiver fails on keeps its
+    rows: the lease lapses and a later run tries again."""
     announced = 0
     while True:
-        count, claimed = _claim(batch)
-        for game_id, (pks, seqs) in claimed.items():
-            if _announce(game_id, sorted(set(seqs))):
+        count, moves, changes = _claim(batch)
+        for game_id, (pks, seqs) in moves.items():
+            if _announce(moves_committed, game_id=game_id, seqs=sorted(set(seqs))):
                 Announcement.objects.filter(pk__in=pks).delete()
+                announced += 1
+        for pk, game_id, change, details in changes:
+            if _announce(table_changed, game_id=game_id, change=change, **details):
+                Announcement.objects.filter(pk=pk).delete()
                 announced += 1
         if count < batch:
             return announced
 
 
-def _announce(game_id: int, seqs: list[int]) -> bool:
+def _announce(signal: Signal, **news: Any) -> bool:
     """Send the signal; False (logged) if a receiver failed."""
-    answers = moves_committed.send_robust(sender=None, game_id=game_id, seqs=seqs)
+    answers = signal.send_robust(sender=None, **news)
     failed = [answer for _, answer in answers if isinstance(answer, Exception)]
     for exc in failed:
-        log.error("announcing game #%s moves %s failed: %r", game_id, seqs, exc, exc_info=exc)
+        log.error("announcing %s failed: %r", news, exc, exc_info=exc)
     return not failed

@@ -79,7 +79,10 @@ def engine_for(game: Game) -> GameEngine:
     try:
         return get_engine(game.game_type)
     except (LookupError, ImportError) as exc:
-        raise InvalidRequest(f"game type {game.game_type!r} is not available: {exc}") from exc
+        raise InvalidRequest(
+            _("game type '%(type)s' is not available: %(reason)s")
+            % {"type": game.game_type, "reason": exc}
+        ) from exc
 
 
 def lock_game(game: Game | int) -> Game:
@@ -90,13 +93,13 @@ def lock_game(game: Game | int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
-        raise NotFound(f"there is no game #{pk}") from None
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
 
 
 def require_signed_in(user: Any) -> None:
     """Refuse an anonymous caller before anything else: every game action needs a person."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("sign in first")
+        raise NotAllowed(_("sign in first"))
 
 
 def seat_of(game: Game, user: Any) -> Seat:
@@ -104,27 +107,45 @@ def seat_of(game: Game, user: Any) -> Seat:
     require_signed_in(user)
     seat = game.seats.select_related("user").filter(user=user).first()
     if seat is None:
-        raise NotAllowed(_NOT_SEATED.format(game=game.pk))
+        raise NotAllowed(not_seated(game))
     return seat
 
 
-_NOT_SEATED = "you are not seated in game #{game}: only its players may do this"
-_NOT_ACTIVE: dict[str, str] = {
-    Game.Status.OPEN: "game #{game} has not started yet: moves begin when its creator (or, if the "
-    "creator left, one of its players) starts it",
-    Game.Status.FINISHED: "game #{game} is finished: no more moves; its record and its "
-    "verification are open",
-    Game.Status.CANCELLED: "game #{game} was cancelled before it started: nothing can be "
-    "played in it",
-}
+def not_seated(game: Game) -> str:
+    """The refusal of a caller who has no seat in ``game``."""
+    return _("you are not seated in game #%(game)s: only its players may do this") % {
+        "game": game.pk
+    }
+
+
+def not_active(game: Game) -> str:
+    """Why a game that is not running takes no move, and what is left to do (a function:
+    the sentence is translated in the language active when it is raised)."""
+    if game.status == Game.Status.OPEN:
+        message = _(
+            "game #%(game)s has not started yet: moves begin when its creator (or, if the "
+            "creator left, one of its players) starts it"
+        )
+    elif game.status == Game.Status.FINISHED:
+        message = _(
+            "game #%(game)s is finished: no more moves; its record and its verification are open"
+        )
+    elif game.status == Game.Status.CANCELLED:
+        message = _("game #%(game)s was cancelled before it started: nothing can be played in it")
+    else:
+        message = _("game #%(game)s is %(status)s: it is not running")
+    return message % {"game": game.pk, "status": game.get_status_display()}
 
 
 def require_active(game: Game) -> None:
     """Refuse a game that is not running, saying why and what is left to do."""
     if game.status != Game.Status.ACTIVE:
-        message = _NOT_ACTIVE.get(game.status, "game #{game} is {status}: it is not running")
+        raise GameNotActive(not_active(game), status_now=game.status)
+    if game.paused_at is not None:  # the game tools' pause (games/services/tools.py)
         raise GameNotActive(
-            message.format(game=game.pk, status=game.status), status_now=game.status
+            _("game #%(game)s is paused: no move is taken and no deadline runs until it resumes")
+            % {"game": game.pk},
+            status_now="paused",
         )
 
 
@@ -151,16 +172,50 @@ def seat_among(seats: Sequence[Seat], game: Game, user: Any) -> Seat:
     require_signed_in(user)
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed(_NOT_SEATED.format(game=game.pk))
+        raise NotAllowed(not_seated(game))
     return seat
 
 
-def seat_label(seat: Seat) -> str:
-    """How a player calls a seat: its colour and who plays it, "Black (Ada)"."""
-    return f"{seat.colour.capitalize()} ({seat.name})" if seat.colour else seat.name
+def colour_name(engine: GameEngine | None, colour: str) -> str:
+    """A colour's name in the active language ("Noir" for a French reader), as the engine
+    names it; the bare colour, capitalised, when no engine is at hand."""
+    if engine is None:
+        return colour.capitalize()
+    name = str(engine.colour_name(colour))
+    return name[:1].upper() + name[1:]
 
 
-def not_your_turn(waiting: Sequence[int], seats: Sequence[Seat]) -> str:
+def engine_of_seat(seat: Seat) -> GameEngine | None:
+    """The engine of the seat's game (its game row if read already, else its type alone)."""
+    game_type: str | None
+    if Seat.game.is_cached(seat):
+        game_type = seat.game.game_type
+    else:
+        game_type = Game.objects.filter(pk=seat.game_id).values_list("game_type", flat=True).first()
+    try:
+        return get_engine(game_type or "")
+    except (LookupError, ImportError):
+        return None
+
+
+def seat_colour(seat: Seat, engine: GameEngine | None = None) -> str:
+    """The seat's colour as its reader names it ("" for a seat without one)."""
+    if not seat.colour:
+        return ""
+    return colour_name(engine or engine_of_seat(seat), seat.colour)
+
+
+def seat_label(seat: Seat, engine: GameEngine | None = None) -> str:
+    """How a player calls a seat: its colour and who plays it, "Black (Ada)" ("Noir (Ada)"
+    for a French reader). ``engine``: the game's, when the caller has it at hand."""
+    if not seat.colour:
+        return seat.name
+    return _("%(colour)s (%(name)s)") % {"colour": seat_colour(seat, engine), "name": seat.name}
+
+
+def not_your_turn(
+    waiting: Sequence[int], seats: Sequence[Seat], engine: GameEngine | None = None
+) -> str:
     """Whom the game waits for, e.g. "it is Black's turn (Ada), not yours" (several seats
     when it waits on several): a refused player learns whom to wait for, not only that it
     is not them."""
@@ -168,13 +223,22 @@ def not_your_turn(waiting: Sequence[int], seats: Sequence[Seat]) -> str:
     if len(waiting) == 1 and waiting[0] in by_order:
         seat = by_order[waiting[0]]
         if seat.colour:
-            return f"it is {seat.colour.capitalize()}'s turn ({seat.name}), not yours"
-        return f"it is {seat.name}'s turn, not yours"
-    labels = [seat_label(by_order[o]) if o in by_order else f"seat {o}" for o in waiting]
+            return _("it is %(colour)s's turn (%(name)s), not yours") % {
+                "colour": seat_colour(seat, engine),
+                "name": seat.name,
+            }
+        return _("it is %(name)s's turn, not yours") % {"name": seat.name}
+    labels = [
+        seat_label(by_order[o], engine) if o in by_order else _("seat %(seat)s") % {"seat": o}
+        for o in waiting
+    ]
     if not labels:
-        return "the game waits on no one's command right now"
-    listed = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
-    return f"the game waits on {listed}, not on you"
+        return _("the game waits on no one's command right now")
+    if len(labels) == 1:
+        listed = labels[0]
+    else:
+        listed = _("%(items)s and %(last)s") % {"items": ", ".join(labels[:-1]), "last": labels[-1]}
+    return _("the game waits on %(seats)s, not on you") % {"seats": listed}
 
 
 # -- parsing ------------------------------------------------------------------------------------
@@ -193,20 +257,20 @@ def parse_commands(
 ) -> list[Command]:
     """The commands of a submission, from text or JSON (one object or a list of them)."""
     if (text is None) == (command is None):
-        raise InvalidRequest("give the command either as text or as JSON (exactly one)")
+        raise InvalidRequest(_("give the command either as text or as JSON (exactly one)"))
     raw: list[Any]
     if text is not None:
         if not isinstance(text, str):
-            raise MalformedCommand("the command text must be a string")
+            raise MalformedCommand(_("the command text must be a string"))
         raw = split_text(text)
     else:
         raw = [command] if isinstance(command, Mapping) else list(command or [])
     if not raw:
-        raise MalformedCommand("the submission holds no command", command=text or command)
+        raise MalformedCommand(_("the submission holds no command"), command=text or command)
     if len(raw) > MAX_COMMANDS_PER_SUBMISSION:
         raise InvalidRequest(
-            f"{len(raw)} commands in one submission: send at most "
-            f"{MAX_COMMANDS_PER_SUBMISSION} at a time"
+            _("%(count)s commands in one submission: send at most %(most)s at a time")
+            % {"count": len(raw), "most": MAX_COMMANDS_PER_SUBMISSION}
         )
     commands = []
     for index, item in enumerate(raw, start=1):
@@ -216,7 +280,7 @@ def parse_commands(
             elif isinstance(item, Mapping):
                 commands.append(engine.command_from_json(item))
             else:
-                raise EngineMalformed(f"{item!r} is not a command object")
+                raise EngineMalformed(_("%(item)r is not a command object") % {"item": item})
         except IllegalCommand as exc:
             raise MalformedCommand(
                 _numbered(index, len(raw), str(exc)), command=item, index=index
@@ -225,7 +289,14 @@ def parse_commands(
 
 
 def _numbered(index: int, total: int, message: str) -> str:
-    return message if total == 1 else f"command {index} of {total}: {message}"
+    """The refusal of one command of several says which one it was."""
+    if total == 1:
+        return message
+    return _("command %(index)s of %(total)s: %(message)s") % {
+        "index": index,
+        "total": total,
+        "message": message,
+    }
 
 
 def allowed_out_of_turn(command: Command) -> bool:
@@ -253,7 +324,12 @@ def apply_player_commands(
         if seat.order not in engine.to_act(state) and not allowed_out_of_turn(command):
             waiting = engine.to_act(state)
             raise NotYourTurn(
-                _numbered(index, total, f"{text}: {not_your_turn(waiting, seats)}"),
+                _numbered(
+                    index,
+                    total,
+                    _("%(command)s: %(why)s")
+                    % {"command": text, "why": not_your_turn(waiting, seats, engine)},
+                ),
                 command=text,
                 index=index,
                 to_act=waiting,
@@ -263,8 +339,11 @@ def apply_player_commands(
                 _numbered(
                     index,
                     total,
-                    f"{text} is a trade: propose it as a trade offer, "
-                    "the other players must accept it",
+                    _(
+                        "%(command)s is a trade: propose it as a trade offer, the other "
+                        "players must accept it"
+                    )
+                    % {"command": text},
                 ),
                 command=text,
                 index=index,
@@ -501,9 +580,9 @@ def submit_command(
 ) -> MoveResult:
     """Apply a player's command(s): one transaction, the game row locked, all or nothing."""
     if source not in SOURCES:
-        raise InvalidRequest(f"unknown source {source!r}")
+        raise InvalidRequest(_("unknown source '%(source)s'") % {"source": source})
     if idempotency_key is not None and not (0 < len(idempotency_key) <= 200):
-        raise InvalidRequest("an idempotency key has 1 to 200 characters")
+        raise InvalidRequest(_("an idempotency key has 1 to 200 characters"))
     key = None
     if idempotency_key is not None:
         key = (idempotency_key, request_fingerprint(text, command, expected_version))
@@ -519,7 +598,7 @@ def submit_command(
                 return replay
         version = current.version if current is not None else None
         raise StaleVersion(
-            "the game moved on while your command was applied; reload and try again",
+            _("the game moved on while your command was applied; reload and try again"),
             current_version=version,
         ) from None
 
@@ -550,12 +629,16 @@ def _submit(
         seat = seat_among(seats, locked, user)
         if seat.resigned:
             raise NotAllowed(
-                f"you resigned from game #{locked.pk}: a bot plays your seat to the end"
+                _("you resigned from game #%(game)s: a bot plays your seat to the end")
+                % {"game": locked.pk}
             )
         if expected_version is not None and expected_version != locked.version:
             raise StaleVersion(
-                f"the game has moved on: you sent version {expected_version}, it is at "
-                f"{locked.version}; reload and try again",
+                _(
+                    "the game has moved on: you sent version %(sent)s, it is at %(current)s; "
+                    "reload and try again"
+                )
+                % {"sent": expected_version, "current": locked.version},
                 current_version=locked.version,
             )
         engine = engine_for(locked)
@@ -600,8 +683,10 @@ def _replay(game: Game, user: Any, key: str, fingerprint: str) -> MoveResult | N
         return None
     if first.seat is None or first.seat.user_id != getattr(user, "pk", None):
         raise InvalidRequest(
-            "this idempotency key was already used for another submission: send a new key "
-            "with each new submission"
+            _(
+                "this idempotency key was already used for another submission: send a new "
+                "key with each new submission"
+            )
         )
     if first.request_fingerprint and first.request_fingerprint != fingerprint:
         raise IdempotencyKeyReused(

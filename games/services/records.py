@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engines.base import IllegalCommand
 from games.engines.rng import seed_hash
 from games.models import Game, Move
@@ -45,25 +47,34 @@ def verify_game(*, game: Game | int) -> Verification:
     the final snapshot must come out identical, and the seed must match its public hash."""
     game = _fresh(game)
     if game.status == Game.Status.OPEN or not game.seed:
-        raise InvalidRequest(f"game #{game.pk} has not started: there is nothing to verify")
+        raise InvalidRequest(
+            _("game #%(game)s has not started: there is nothing to verify") % {"game": game.pk}
+        )
     engine = engine_for(game)
     problems: list[str] = []
     bad: list[int] = []
 
     def problem(seq: int | None, message: str) -> None:
-        problems.append(message if seq is None else f"move {seq}: {message}")
+        problems.append(
+            message
+            if seq is None
+            else _("move %(seq)s: %(problem)s") % {"seq": seq, "problem": message}
+        )
         if seq is not None:
             bad.append(seq)
 
     if seed_hash(game.seed) != game.seed_hash:
-        problem(None, "the seed does not match the published seed hash")
+        problem(None, _("the seed does not match the published seed hash"))
     moves = list(game.moves.select_related("seat").order_by("seq"))
     players = game.seats.count()
     state, events = engine.new_game(players, game.options, game.seed)
     checked = 0
     for index, move in enumerate(moves):
         if move.seq != index:
-            problem(move.seq, f"the log has a gap or duplicate (expected seq {index})")
+            problem(
+                move.seq,
+                _("the log has a gap or duplicate (expected seq %(seq)s)") % {"seq": index},
+            )
             break
         if move.seq > 0 and move.command is not None:
             seat = move.seat.order if move.seat is not None else None
@@ -71,17 +82,25 @@ def verify_game(*, game: Game | int) -> Verification:
                 command = engine.command_from_json(move.command)
                 state, events = engine.apply(state, seat, command)
             except IllegalCommand as exc:
-                problem(move.seq, f"the engine refuses {move.text!r} on replay: {exc}")
+                problem(
+                    move.seq,
+                    _("the engine refuses '%(command)s' on replay: %(why)s")
+                    % {"command": move.text, "why": exc},
+                )
                 break
         elif move.seq > 0:
             events = move.events  # a platform event (resignation): nothing to replay
         checked += 1
         if _canonical(events) != move.events:
-            problem(move.seq, "the replayed events differ from the logged ones")
+            problem(move.seq, _("the replayed events differ from the logged ones"))
     if moves and moves[-1].seq != game.version:
-        problem(None, f"the game's version is {game.version} but the log ends at {moves[-1].seq}")
+        problem(
+            None,
+            _("the game's version is %(version)s but the log ends at %(last)s")
+            % {"version": game.version, "last": moves[-1].seq},
+        )
     if not problems and _canonical(state) != game.state:
-        problem(None, "the replayed final state differs from the saved snapshot")
+        problem(None, _("the replayed final state differs from the saved snapshot"))
     return Verification(
         game_id=game.pk,
         ok=not problems,
@@ -149,7 +168,7 @@ def _fresh(game: Game | int) -> Game:
     try:
         return Game.objects.get(pk=pk)
     except Game.DoesNotExist:
-        raise NotFound(f"there is no game #{pk}") from None
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
 
 
 def _iso(value: Any) -> str | None:

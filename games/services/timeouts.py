@@ -65,7 +65,7 @@ def sweep(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> list[Time
     Returns what was applied (no-ops left out)."""
     now = now or timezone.now()
     due = list(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now, paused_at__isnull=True)
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
@@ -92,6 +92,7 @@ def apply_timeout(*, game: Game | int, now: datetime | None = None) -> TimeoutRe
             or locked.deadline is None
             or locked.deadline > now
             or locked.state is None
+            or locked.paused_at is not None  # paused: no deadline runs (game tools)
         ):
             return TimeoutResult(locked.pk, applied=False, deadline=locked.deadline)
         result = _apply(locked, now)

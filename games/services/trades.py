@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engines.base import IllegalCommand
 from games.models import Game, Seat, TradeOffer
@@ -40,7 +41,7 @@ def propose_trade(
     ``source``: the door, logged on the executing Move should the proposer be its only
     party (as ``accept_trade`` logs the last acceptance's)."""
     if source not in SOURCES:
-        raise InvalidRequest(f"unknown source {source!r}")
+        raise InvalidRequest(_("unknown source '%(source)s'") % {"source": source})
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)
@@ -48,22 +49,30 @@ def propose_trade(
         engine = engine_for(locked)
         commands = parse_commands(engine, text=text, command=command)
         if len(commands) != 1:
-            raise InvalidRequest(f"{len(commands)} commands given: propose one trade at a time")
+            raise InvalidRequest(
+                _("%(count)s commands given: propose one trade at a time")
+                % {"count": len(commands)}
+            )
         trade = commands[0]
         assert locked.state is not None
         parties = engine.trade_parties(locked.state, seat.order, trade)
         formatted = engine.format(trade)
         if parties is None:
-            raise IllegalMove(f"{formatted} is not a trade: submit it as a move", command=formatted)
+            raise IllegalMove(
+                _("%(command)s is not a trade: submit it as a move") % {"command": formatted},
+                command=formatted,
+            )
         _refuse_resigned_parties(locked, parties, formatted)
         try:
-            _, events = engine.apply(locked.state, None, trade)
+            _state, events = engine.apply(locked.state, None, trade)
         except IllegalCommand as exc:
             raise IllegalMove(str(exc), command=formatted) from exc
         stopped = stop_reason(events)
         if stopped is not None:
             raise IllegalMove(
-                f"{formatted}: as things stand it would stop: {stopped}", command=formatted
+                _("%(command)s: as things stand it would stop: %(why)s")
+                % {"command": formatted, "why": stopped},
+                command=formatted,
             )
         offer = TradeOffer.objects.create(
             game=locked,
@@ -85,7 +94,8 @@ def _trading_seat(game: Game, user: Any) -> Seat:
     seat = seat_of(game, user)
     if seat.resigned:
         raise NotAllowed(
-            f"you resigned from game #{game.pk}: a bot plays your seat, it trades no more"
+            _("you resigned from game #%(game)s: a bot plays your seat, it trades no more")
+            % {"game": game.pk}
         )
     return seat
 
@@ -96,7 +106,8 @@ def _refuse_resigned_parties(game: Game, parties: Collection[int], formatted: st
     seat = resigned.order_by("order").first()
     if seat is not None:
         raise IllegalMove(
-            f"{seat.name} resigned: a bot plays that seat, it trades no more", command=formatted
+            _("%(name)s resigned: a bot plays that seat, it trades no more") % {"name": seat.name},
+            command=formatted,
         )
 
 
@@ -133,7 +144,7 @@ def _locked_offer(offer: TradeOffer | int) -> tuple[Game, TradeOffer]:
         else TradeOffer.objects.filter(pk=pk).values_list("game_id", flat=True).first()
     )
     if game_id is None:
-        raise NotFound(f"there is no trade offer #{pk}")
+        raise NotFound(_("there is no trade offer #%(offer)s") % {"offer": pk})
     game = lock_game(game_id)
     locked = TradeOffer.objects.select_for_update().select_related("proposer").get(pk=pk)
     return game, locked
@@ -144,7 +155,8 @@ def _require_open_offer(offer: TradeOffer, now: datetime) -> None:
         _expire(offer, now)
     if offer.status != TradeOffer.Status.OPEN:
         raise GameNotActive(
-            f"trade offer #{offer.pk} is already {offer.status}: propose a new offer",
+            _("trade offer #%(offer)s is already %(status)s: propose a new offer")
+            % {"offer": offer.pk, "status": offer.get_status_display()},
             code="offer_closed",
             offer_status=offer.status,
         )
@@ -163,7 +175,7 @@ def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> 
     with its Move; ``failed`` with the engine's message, and its Move if the engine ran the
     trade and stopped at a step (whatever it did is logged), none if it refused it whole."""
     if source not in SOURCES:
-        raise InvalidRequest(f"unknown source {source!r}")
+        raise InvalidRequest(_("unknown source '%(source)s'") % {"source": source})
     with transaction.atomic():
         game, locked = _locked_offer(offer)
         seat = _trading_seat(game, user)
@@ -236,11 +248,14 @@ def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
         now = timezone.now()
         _require_open_offer(locked, now)
         if status == TradeOffer.Status.WITHDRAWN and seat.pk != locked.proposer_id:
-            hint = "; decline it instead" if seat.order in locked.parties else ""
-            raise NotAllowed(
-                f"only {locked.proposer.name}, who proposed trade offer #{locked.pk}, "
-                f"withdraws it{hint}"
-            )
+            if seat.order in locked.parties:
+                refusal = _(
+                    "only %(name)s, who proposed trade offer #%(offer)s, withdraws it; decline "
+                    "it instead"
+                )
+            else:
+                refusal = _("only %(name)s, who proposed trade offer #%(offer)s, withdraws it")
+            raise NotAllowed(refusal % {"name": locked.proposer.name, "offer": locked.pk})
         if status == TradeOffer.Status.DECLINED and seat.order not in locked.parties:
             raise NotAllowed(_not_a_party(locked))
         locked.status = status
@@ -255,7 +270,10 @@ def _not_a_party(offer: TradeOffer) -> str:
     """Names the offer and whose answer it waits on, so the refused player knows who may."""
     seats = Seat.objects.filter(game_id=offer.game_id, order__in=offer.parties)
     labels = [seat_label(s) for s in seats.select_related("user").order_by("order")]
-    return f"you are not a party to trade offer #{offer.pk}: only {', '.join(labels)} answer it"
+    return _("you are not a party to trade offer #%(offer)s: only %(parties)s answer it") % {
+        "offer": offer.pk,
+        "parties": ", ".join(labels),
+    }
 
 
 def expire_trades(*, now: datetime | None = None) -> int:

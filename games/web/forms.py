@@ -7,19 +7,17 @@ import secrets
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import get_engine, slugs
 from games.web.present import game_name
 
 
-def edition_choices() -> list[Any]:
-    """The editions each engine declares, grouped by game ("" keeps the game's default)."""
-    groups: list[Any] = [("", _("default"))]
-    for slug in slugs():
-        _key, values = get_engine(slug).editions
-        groups.append((game_name(slug), [(f"{slug}:{value}", label) for value, label in values]))
-    return groups
+def edition_choices(game_type: str) -> list[Any]:
+    """The editions the game's engine declares (no "default": the first is preselected)."""
+    _key, values = get_engine(game_type).editions
+    return [(value, label) for value, label in values]
 
 
 def new_key() -> str:
@@ -80,14 +78,21 @@ class TradeForm(forms.Form):
 
 
 class CreateGameForm(forms.Form):
-    game_type = forms.ChoiceField(label=_("Game"), choices=())
-    seats = forms.IntegerField(label=_("Players"), min_value=2, max_value=6, initial=4)
-    edition = forms.ChoiceField(label=_("Edition"), choices=(), required=False)
+    """A new game of one type (chosen first, ``game_type``): only that game's editions and
+    seat range, each option with a line on what it changes."""
+
+    game_type = forms.ChoiceField(choices=(), widget=forms.HiddenInput)
+    edition = forms.ChoiceField(
+        label=_("Edition"),
+        choices=(),
+        help_text=_("Which rules the game is played by."),
+    )
+    seats = forms.IntegerField(label=_("Players"), initial=4)
     turn_hours = forms.IntegerField(
         label=_("Hours per turn"),
         min_value=1,
         initial=72,
-        help_text=_("How long each player has to act."),
+        help_text=_("How long each player has to act before the deadline."),
     )
     max_timeouts = forms.IntegerField(
         label=_("Missed turns before a forfeit"),
@@ -107,41 +112,54 @@ class CreateGameForm(forms.Form):
         help_text=_("How long the game waits for a player who set an away date."),
     )
     private = forms.BooleanField(
-        label=_("Private (by invitation only)"), required=False, initial=False
+        label=_("Private (by invitation only)"),
+        required=False,
+        initial=False,
+        help_text=_("Only the people you invite can see it and take a seat."),
+    )
+    invite = forms.CharField(
+        label=_("Invite"),
+        required=False,
+        max_length=1000,
+        help_text=_("Names on Lords or email addresses, separated by commas (optional)."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game_type: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["game_type"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = [(slug, game_name(slug)) for slug in slugs()]
+        engine = get_engine(game_type)
+        kind = self.fields["game_type"]
+        assert isinstance(kind, forms.ChoiceField)
+        kind.choices = [(slug, game_name(slug)) for slug in slugs()]
+        self.initial.setdefault("game_type", game_type)
         edition = self.fields["edition"]
         assert isinstance(edition, forms.ChoiceField)
-        edition.choices = edition_choices()
+        edition.choices = edition_choices(game_type)
+        low, high = max(2, engine.min_players), min(6, engine.max_players)
+        seats = self.fields["seats"]
+        assert isinstance(seats, forms.IntegerField)
+        seats.min_value, seats.max_value = low, high
+        seats.widget.attrs.update({"min": low, "max": high})
+        seats.validators += [MinValueValidator(low), MaxValueValidator(high)]
+        seats.help_text = _("%(game)s is for %(low)s to %(high)s players; bots may fill seats.") % {
+            "game": engine.name,
+            "low": low,
+            "high": high,
+        }
+        self.initial.setdefault("seats", min(4, high))
 
-    def clean(self) -> dict[str, Any]:
-        """An edition is picked under its game: it must be one of the chosen game's."""
-        data = super().clean() or {}
-        picked, game_type = data.get("edition") or "", data.get("game_type")
-        if picked and game_type and not picked.startswith(f"{game_type}:"):
-            self.add_error(
-                "edition",
-                _("%(edition)s is not an edition of %(game)s")
-                % {"edition": picked.split(":", 1)[1], "game": game_name(game_type)},
-            )
-        return data
+    def invitees(self) -> list[str]:
+        """The names and addresses typed in the invite field, in order, once each."""
+        typed = [w.strip() for w in (self.cleaned_data.get("invite") or "").split(",")]
+        return list(dict.fromkeys(w for w in typed if w))
 
     def service_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``services.create_game`` (but the creator). The edition
         goes to the game's own option; the engine judges it."""
         data = self.cleaned_data
-        options = {}
-        if data["edition"]:
-            key, _values = get_engine(data["game_type"]).editions
-            options[key] = data["edition"].split(":", 1)[1]
+        key, _values = get_engine(data["game_type"]).editions
         return {
             "game_type": data["game_type"],
-            "options": options,
+            "options": {key: data["edition"]},
             "seats": data["seats"],
             "turn_hours": data["turn_hours"],
             **{
@@ -151,3 +169,16 @@ class CreateGameForm(forms.Form):
             },
             "private": data["private"],
         }
+
+
+class InviteForm(forms.Form):
+    """Whom to invite: a player's name or an email address (the service tells them apart
+    and looks the name up)."""
+
+    who = forms.CharField(
+        label=_("Invite a player"),
+        max_length=254,
+        strip=True,
+        help_text=_("Their name on Lords, or any email address (they can sign up)."),
+        error_messages={"required": _("Type a player's name or an email address.")},
+    )

@@ -8,8 +8,11 @@ from collections.abc import Iterable, Sequence
 from datetime import tzinfo
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
 from accounts.models import zone_named
-from games.engines.lords_of_vegas import describe_view
+from games.engines.lords_of_vegas import describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.registry import get_engine
 
@@ -34,6 +37,19 @@ def game_name(game_type: str) -> str:
         return game_type
 
 
+ABOUT = {
+    "lords-of-vegas": _lazy(
+        "Build casinos on the Strip, roll to be the boss, gamble and sprawl: 2 to 6 players."
+    ),
+    "vegas": _lazy("Roll dice, place them on six casinos, win the biggest notes: 2 to 5 players."),
+}
+
+
+def about(game_type: str) -> str:
+    """One line on what the game is (the create page's choice of game)."""
+    return str(ABOUT.get(game_type, ""))
+
+
 def edition(game_type: str, options: dict[str, Any] | None) -> str:
     """ "2024", "classic", "neutral"... (the engine names its edition option), or ""."""
     try:
@@ -48,7 +64,7 @@ def title(game: dict[str, Any]) -> str:
 
 
 def money(value: int | None) -> str:
-    return "hidden" if value is None else f"${value:,}"
+    return _("hidden") if value is None else f"${value:,}"
 
 
 # -- seats ---------------------------------------------------------------------------------
@@ -71,14 +87,19 @@ def _figures(shown: dict[str, Any]) -> dict[str, Any]:
         return {
             "money": f"${shown['money']}m",
             "score": shown["score"],
-            "detail": f"{shown['dice_left']} dice, {shown['markers_left']} lot markers left",
+            "detail": _("%(dice)s dice, %(markers)s lot markers left")
+            % {"dice": shown["dice_left"], "markers": shown["markers_left"]},
         }
     if "notes" in shown:  # Vegas: money hidden but to its owner, until the end
-        white = f" + {shown['white']} white" if shown.get("white") else ""
+        if shown.get("white"):
+            detail = _("%(dice)s dice + %(white)s white in hand, %(notes)s notes")
+        else:
+            detail = _("%(dice)s dice in hand, %(notes)s notes")
         return {
             "money": money(shown["money"]),
             "score": None,
-            "detail": f"{shown['dice']} dice{white} in hand, {shown['notes']} notes",
+            "detail": detail
+            % {"dice": shown["dice"], "white": shown.get("white"), "notes": shown["notes"]},
         }
     return {"money": None, "score": None, "detail": ""}
 
@@ -104,7 +125,7 @@ def log(moves: Sequence[dict[str, Any]], game: dict[str, Any]) -> list[dict[str,
     return [
         {
             "seq": m["seq"],
-            "who": "setup" if m["seq"] == 0 else names.get(m["seat"], "the game"),
+            "who": _("setup") if m["seq"] == 0 else names.get(m["seat"], _("the game")),
             "source": m["source"],
             "text": m["text"],
             "sentences": [s for s in m["described"] if s],
@@ -206,24 +227,13 @@ def _lot(
         cell.update(kind="marker", owner=colours[view["markers"][name]])
     elif not in_play(name, players):
         cell.update(kind="out")
-    cell["label"] = _lot_label(cell)
+    cell["label"] = str(describe_lot(view, name))  # the engine's words, the reader's language
     return cell
 
 
-def _lot_label(cell: dict[str, Any]) -> str:
-    """The text alternative of one lot."""
-    where = f"Lot {cell['name']}" + (", on the Strip" if cell["strip"] else "")
-    if cell["kind"] == "tile":
-        die = "no die" if cell["owner"] is None else f"{cell['owner']}'s die showing {cell['pip']}"
-        return (
-            f"{where}: {cell['company'].capitalize()} casino tile, {cell['height']} high, "
-            f"{die}, casino {cell['casino']}"
-        )
-    if cell["kind"] == "marker":
-        return f"{where}: parking lot of {cell['owner']}"
-    if cell["kind"] == "out":
-        return f"{where}: out of play"
-    return f"{where}: empty, price ${cell['price']}m, die {cell['die']}"
+def _colour(colour: str) -> str:
+    """A Lords of Vegas colour's name in the reader's language."""
+    return str(get_engine("lords-of-vegas").colour_name(colour)) if colour else ""
 
 
 # -- Vegas ---------------------------------------------------------------------------------
@@ -303,6 +313,7 @@ def game_row(game: Any) -> dict[str, Any]:
         "status": game.status,
         "deadline": game.deadline,
         "seats": [{"name": s.name, "colour": s.colour, "to_act": s.to_act} for s in seats],
+        "waiting_on": ", ".join(s.name for s in seats if s.to_act),
         "taken": len(seats),
         "max_seats": game.max_seats,
     }

@@ -9,9 +9,11 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import selectors
-from games.models import Game, TradeOffer
-from games.services.games import may_manage
+from games.models import Game, Invitation, TradeOffer
+from games.services.errors import NotFound
+from games.services.games import invitation_problem, may_manage, start_refusal
 from games.services.moves import engine_for
+from games.web.bots import described_bots
 
 RECENT_MOVES = 40
 """How many log entries the board page shows (newest first)."""
@@ -50,19 +52,99 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         and seated
         and not any(s["resigned"] for s in shown["seats"] if s["order"] == seat)
     )
+    manages = is_open and may_manage(game, user)
+    free = len(shown["seats"]) < game.max_seats
+    refusal = start_refusal(game=game, by=user) if is_open and seated else None
     return {
         "game": shown,
         "moves": selectors.moves_since(game=game, since=since, user=user),
         "older_moves": since >= 0,
         "offers": offers,
         "may_propose": playing and engine_for(game).trades,
-        # Offer only what the services would accept (they still decide).
-        "may_start": is_open and seated and may_manage(game, user),
-        "may_join": is_open
-        and not seated
-        and not game.private
-        and len(shown["seats"]) < game.max_seats,
+        # Offer only what the services would accept (they still decide); a manager who may
+        # not start yet is told why (the service's own refusal).
+        "may_start": is_open and seated and refusal is None,
+        "start_refusal": refusal if manages else None,
+        "may_join": is_open and not seated and not game.private and free,
+        "may_leave": is_open and seated,
+        "may_resign": playing,
+        "may_invite": is_open and seated and free,
+        "bots": described_bots(engine_for(game).bots) if manages and free else [],
+        "may_remove_bots": manages,
+        "invitations": _invitations(game, user) if seated or manages else [],
     }
+
+
+def _invitations(game: Game, user: Any) -> list[dict[str, Any]]:
+    """The game's invitations as its players see them: to whom, by whom, the answer, and
+    whether the viewer may withdraw it (the creator's, or their own, while unanswered)."""
+    found = game.invitations.select_related("invitee", "invited_by").order_by("created_at")
+    manages = may_manage(game, user)
+    return [
+        {
+            "invitation": inv,
+            "who": inv.invitee.name if inv.invitee is not None else inv.email,
+            "state": _state(inv),
+            "may_withdraw": inv.is_pending
+            and game.status == Game.Status.OPEN
+            and (manages or inv.invited_by_id == user.pk),
+        }
+        for inv in found
+    ]
+
+
+def _state(inv: Invitation) -> str:
+    if inv.withdrawn_at:
+        return "withdrawn"
+    if inv.accepted_at:
+        return "accepted"
+    if inv.declined_at:
+        return "declined"
+    return "pending"
+
+
+def invitation_page(*, token: str, user: Any) -> dict[str, Any]:
+    """What the invitation link shows: the game, who invited, who sits, and what the
+    services would answer the viewer (None: they may accept)."""
+    invitation = (
+        Invitation.objects.select_related("game", "invitee", "invited_by")
+        .filter(token=token)
+        .first()
+    )
+    if invitation is None:
+        raise NotFound("there is no such invitation: check the link in the email")
+    game = invitation.game
+    seats = list(game.seats.select_related("user").order_by("order"))
+    signed_in = getattr(user, "is_authenticated", False)
+    return {
+        "invitation": invitation,
+        "game": game,
+        "seats": seats,
+        "problem": invitation_problem(invitation, user) if signed_in else None,
+        "closed": invitation.withdrawn_at is not None or game.status != Game.Status.OPEN,
+    }
+
+
+def invitations_for(*, user: Any) -> list[Invitation]:
+    """The invitations waiting on ``user``'s answer: naming their account, or sent to one
+    of their verified addresses, unanswered, to open games."""
+    from django.db.models import Q
+
+    from accounts.addresses import verified_emails
+
+    emails = verified_emails(user)
+    return list(
+        Invitation.objects.filter(
+            Q(invitee=user) | Q(invitee__isnull=True, email__in=emails),
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
+            game__status=Game.Status.OPEN,
+        )
+        .exclude(game__seats__user=user)
+        .select_related("game", "invited_by")
+        .order_by("created_at")
+    )
 
 
 def lobby(*, user: Any) -> dict[str, list[Game]]:
@@ -79,3 +161,26 @@ def lobby(*, user: Any) -> dict[str, list[Game]]:
         "joinable": list(selectors.joinable_games(user=user).prefetch_related("seats__user")[:50]),
         "finished": list(mine(Game.Status.FINISHED)[:FINISHED_SHOWN]),
     }
+
+
+def _longest_waiting_first(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The game whose last move is oldest first (it has waited longest on the player)."""
+    from django.db.models import Max
+
+    return games.annotate(last_move=Max("moves__created_at")).order_by("last_move", "id")
+
+
+def next_waiting(*, user: Any, besides: int) -> Game | None:
+    """The game that has waited longest on ``user``, other than game ``besides``: what the
+    board page offers next, once this one no longer waits on them."""
+    found = selectors.games_for_user(user=user, status=Game.Status.ACTIVE, waiting=True)
+    return _longest_waiting_first(found.exclude(pk=besides)).first()
+
+
+def desk(*, user: Any) -> dict[str, Any]:
+    """The signed-in home page: the games waiting on the player (longest waiting first),
+    the invitations to answer, then the lobby's other lists."""
+    found = lobby(user=user)
+    waiting = selectors.games_for_user(user=user, status=Game.Status.ACTIVE, waiting=True)
+    found["waiting"] = list(_longest_waiting_first(waiting).prefetch_related("seats__user"))
+    return {**found, "invitations": invitations_for(user=user)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -16,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
+from games.engines.registry import slugs
 from games.models import TradeOffer
 from games.services.errors import NotAllowed, NotFound, ServiceError
-from games.web import present, queries
-from games.web.forms import CreateGameForm, MoveForm, TradeForm
+from games.web import demo, present, queries
+from games.web.forms import CreateGameForm, InviteForm, MoveForm, TradeForm
 
 
 def _render(
@@ -37,25 +39,60 @@ def _refused(request: HttpRequest, error: ServiceError) -> HttpResponse:
     return _render(request, "games/refused.html", {"error": error}, status=status)
 
 
+# -- home: what Lords is (signed out), the player's desk (signed in) -------------------------
+
+
+@require_http_methods(["GET", "HEAD"])
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        boards = [demo.board("lords-of-vegas"), demo.board("vegas")]
+        return _render(request, "home.html", {"boards": boards})
+    found = queries.desk(user=request.user)
+    rows = {
+        name: [present.game_row(g) for g in games]
+        for name, games in found.items()
+        if name != "invitations"
+    }
+    invitations = [
+        {"invitation": i, "game_name": present.game_name(i.game.game_type)}
+        for i in found["invitations"]
+    ]
+    return _render(request, "desk.html", {**rows, "invitations": invitations})
+
+
 # -- the lobby -----------------------------------------------------------------------------
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def lobby(request: HttpRequest) -> HttpResponse:
-    return _lobby(request, CreateGameForm())
+    """The lobby; with ``?game_type=``, the creation form of that game (the type first)."""
+    game_type = request.GET.get("game_type", "")
+    form = CreateGameForm(game_type=game_type) if game_type in slugs() else None
+    return _lobby(request, form)
 
 
-def _lobby(request: HttpRequest, form: CreateGameForm, status: int = 200) -> HttpResponse:
+def _lobby(request: HttpRequest, form: CreateGameForm | None, status: int = 200) -> HttpResponse:
     found = queries.lobby(user=request.user)
     sections = {name: [present.game_row(g) for g in games] for name, games in found.items()}
-    return _render(request, "games/lobby.html", {**sections, "form": form}, status=status)
+    types = [
+        {"slug": slug, "name": present.game_name(slug), "about": present.about(slug)}
+        for slug in slugs()
+    ]
+    context = {**sections, "form": form, "game_types": types}
+    return _render(request, "games/lobby.html", context, status=status)
 
 
 @login_required
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
-    form = CreateGameForm(request.POST)
+    """Create the game, then send the invitations typed with it (each one service call; a
+    refused one is said, the game stays)."""
+    game_type = request.POST.get("game_type", "")
+    if game_type not in slugs():
+        messages.error(request, _("Choose a game first."))
+        return redirect("web:lobby")
+    form = CreateGameForm(request.POST, game_type=game_type)
     if not form.is_valid():
         return _lobby(request, form, status=400)
     try:
@@ -66,6 +103,13 @@ def create(request: HttpRequest) -> HttpResponse:
     messages.success(
         request, _("Game #%(id)s is open: invite players or add bots.") % {"id": game.pk}
     )
+    for who in form.invitees():
+        try:
+            services.invite_player(game=game, by=request.user, who=who)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("%(who)s is invited.") % {"who": who})
     return redirect("web:game", game_id=game.pk)
 
 
@@ -238,13 +282,22 @@ def _board(
         "trade_form": trade if trade is not None else TradeForm(),
         "trade_error": trade_error,
         "may_start": page["may_start"],
+        "start_refusal": page["start_refusal"],
         "may_join": page["may_join"],
+        "may_leave": page["may_leave"],
+        "may_resign": page["may_resign"],
+        "may_invite": page["may_invite"],
+        "bots": page["bots"],
+        "may_remove_bots": page["may_remove_bots"],
+        "invitations": page["invitations"],
+        "invite_form": InviteForm(),
         "groups": present.command_groups(shown["legal_commands"]),
         "form": form,
         "move_error": error,
         "form_errors": form_errors,
         "may_move": _may_move(shown),
         "board": _drawn_board(shown),
+        "next_game": None if shown["your_turn"] else _next_game(request.user, game_id),
     }
     return _render(request, "games/game.html", context, status=status)
 
@@ -267,3 +320,165 @@ def _drawn_board(shown: dict[str, Any]) -> dict[str, Any] | None:
     if view.get("game") == "vegas":
         return {"kind": "vegas", **present.vegas_board(view, present.seats(shown))}
     return None
+
+
+# -- the table: seats, invitations, resigning (each POST: one service, then the page) ------
+
+
+def _table_url(game_id: int) -> str:
+    return reverse("web:game", kwargs={"game_id": game_id}) + "#table"
+
+
+def _done(request: HttpRequest, game_id: int, call: Any, said: str) -> HttpResponse:
+    """Run one service call; its refusal or ``said`` as a message, then the game page."""
+    try:
+        call()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(_table_url(game_id))
+    messages.success(request, said)
+    return redirect(_table_url(game_id))
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    bot = request.POST.get("bot", "")
+    return _done(
+        request,
+        game_id,
+        lambda: services.add_bot(game=game_id, by=request.user, bot=bot),
+        _("A %(bot)s bot took a seat.") % {"bot": bot},
+    )
+
+
+@login_required
+@require_POST
+def remove_bot(request: HttpRequest, game_id: int, order: int) -> HttpResponse:
+    return _done(
+        request,
+        game_id,
+        lambda: services.remove_bot(game=game_id, by=request.user, seat=order),
+        _("The bot left its seat."),
+    )
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.leave_game(game=game_id, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(_table_url(game_id))
+    messages.success(request, _("You left game #%(id)s.") % {"id": game_id})
+    return redirect("home")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: what resigning means, and the button; POST: resign (once: a second time is
+    refused with what happened, and changes nothing)."""
+    try:
+        page = queries.board_page(game_id=game_id, user=request.user)
+    except (NotFound, NotAllowed) as exc:
+        return _refused(request, exc)
+    shown = page["game"]
+    if request.method == "POST" and page["may_resign"]:
+        return _done(
+            request,
+            game_id,
+            lambda: services.resign(game=game_id, user=request.user),
+            _("You resigned from game #%(id)s: a bot plays your seat on.") % {"id": game_id},
+        )
+    context = {"game": shown, "title": present.title(shown), "may_resign": page["may_resign"]}
+    return _render(request, "games/resign.html", context, status=200 if page["may_resign"] else 409)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+        return redirect(_table_url(game_id))
+    who = form.cleaned_data["who"]
+    return _done(
+        request,
+        game_id,
+        lambda: services.invite_player(game=game_id, by=request.user, who=who),
+        _("%(who)s is invited: an email with the link is on its way.") % {"who": who},
+    )
+
+
+@login_required
+@require_POST
+def withdraw_invitation(request: HttpRequest, game_id: int, invitation_id: int) -> HttpResponse:
+    return _done(
+        request,
+        game_id,
+        lambda: services.withdraw_invitation(
+            game=game_id, invitation=invitation_id, by=request.user
+        ),
+        _("The invitation is withdrawn: its link seats nobody now."),
+    )
+
+
+INVITATION_SESSION_KEY = "lords_invitation"
+"""The invitation a signed-out visitor opened: their sign-up claims it (games.receivers)."""
+
+
+@require_http_methods(["GET", "HEAD"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The emailed link: the game and who invited; accept or decline when signed in, sign
+    up or in first otherwise (the sign-up form takes the invited address, verified: the
+    link reached it). Every refusal is the services' own, said before any button."""
+    try:
+        page = queries.invitation_page(token=token, user=request.user)
+    except NotFound as exc:
+        return _refused(request, exc)
+    if not request.user.is_authenticated and not page["closed"]:
+        request.session[INVITATION_SESSION_KEY] = token
+        get_adapter(request).stash_verified_email(request, page["invitation"].email)
+    context = {
+        **page,
+        "game_name": present.game_name(page["game"].game_type),
+        "here": request.get_full_path(),
+    }
+    status = 200 if page["problem"] is None else page["problem"].status
+    return _render(request, "games/invitation.html", context, status=status)
+
+
+@login_required
+@require_POST
+def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        seat = services.accept_invitation(token=token, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("web:invitation", token=token)
+    messages.success(request, _("You have joined game #%(id)s.") % {"id": seat.game_id})
+    return redirect(_table_url(seat.game_id))
+
+
+@login_required
+@require_POST
+def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        found = services.decline_invitation(token=token, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("web:invitation", token=token)
+    messages.success(
+        request, _("You declined the invitation to game #%(id)s.") % {"id": found.game_id}
+    )
+    return redirect("home")
+
+
+def _next_game(user: Any, game_id: int) -> dict[str, Any] | None:
+    """The game that has waited longest on the viewer, when this one does not wait on them."""
+    found = queries.next_waiting(user=user, besides=game_id)
+    if found is None:
+        return None
+    return {"id": found.pk, "title": f"{present.game_name(found.game_type)} #{found.pk}"}

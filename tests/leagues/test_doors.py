@@ -129,13 +129,17 @@ def test_the_join_button_makes_a_member(league: League, client: Client, dee: Use
     assert league.memberships.filter(user=dee).exists()
 
 
-def test_a_closed_league_offers_no_join_button(league: League, client: Client, dee: User) -> None:
+def test_a_league_by_approval_takes_a_request_not_a_member(
+    league: League, client: Client, dee: User
+) -> None:
     league.open = False
     league.save()
     client.force_login(dee)
-    assert 'id="join"' not in client.get("/leagues/vegas-nights/").content.decode()
+    assert "Ask to join" in client.get("/leagues/vegas-nights/").content.decode()
     client.post("/leagues/vegas-nights/join/")
     assert not league.memberships.exists()
+    assert league.join_requests.filter(user=dee).exists()
+    assert "You asked to join" in client.get("/leagues/vegas-nights/").content.decode()
 
 
 def test_the_admin_action_starts_a_season(

@@ -64,7 +64,7 @@ def test_bigger_games_deal_even_groups_from_the_seed(
     season_with: Callable[..., Season], make_user: Callable[..., User], ada: User
 ) -> None:
     players = [make_user(f"p{i}") for i in range(7)]
-    season = season_with(*players, players_per_game=4, rounds=2, turn_hours=24)
+    season = season_with(*players, players_per_game=4, smallest_table=3, rounds=2, turn_hours=24)
     leagues.start_season(season=season, by=ada, seed="fixed")
 
     games = [link.game for link in SeasonGame.objects.filter(season=season).order_by("id")]

@@ -16,7 +16,10 @@ pytestmark = pytest.mark.django_db
 def test_a_committed_move_sends_the_next_player_their_turn(
     make_game, ada, bob, django_capture_on_commit_callbacks
 ):
+    from games.models import Announcement
+
     game = make_game(ada, bob)
+    Announcement.objects.all().delete()  # (the join's and the start's: never drained here)
     with django_capture_on_commit_callbacks(execute=True):
         play(game, 1)
     [message] = mail.outbox
@@ -86,12 +89,14 @@ def test_a_lapsed_claim_is_announced_again_and_emails_go_once(
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     game = make_game(ada, bob)
+    Announcement.objects.exclude(change=Announcement.Change.MOVES).delete()  # (Bob joined)
     assert Announcement.objects.filter(game=game).exists()
     hooks._claim(10)  # ... and the worker died
     assert hooks.announce_pending() == 0  # the claim holds
     Announcement.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
     assert hooks.announce_pending() == 1
-    assert len(mail.outbox) == 1
+    sent = len(mail.outbox)
+    assert sent >= 1  # the game started: every seat told, the first to act its turn
     Announcement.objects.create(game=game, seqs=[0])  # announced twice
     assert hooks.announce_pending() == 1
-    assert len(mail.outbox) == 1
+    assert len(mail.outbox) == sent

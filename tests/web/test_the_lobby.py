@@ -20,8 +20,9 @@ def test_it_needs_a_sign_in(client: Any) -> None:
     assert response["Location"].startswith("/accounts/login/")
 
 
-def test_the_home_page_links_to_it(client: Any) -> None:
-    assert 'href="/games/"' in client.get("/").content.decode()
+def test_the_home_page_links_to_it(client: Any, ada: Any) -> None:
+    client.force_login(ada)
+    assert 'href="/games/#h-create"' in client.get("/").content.decode()
 
 
 def test_it_lists_the_games_by_what_they_ask(
@@ -55,7 +56,7 @@ def test_it_creates_a_game(client: Any, ada: Any) -> None:
         {
             "game_type": "lords-of-vegas",
             "seats": 3,
-            "edition": "lords-of-vegas:classic",
+            "edition": "classic",
             "turn_hours": 48,
             "max_timeouts": 0,
             "vacation_days": 7,
@@ -76,7 +77,7 @@ def test_it_shows_what_the_service_refuses_on_creation(client: Any, ada: Any) ->
         {
             "game_type": "lords-of-vegas",
             "seats": 6,
-            "edition": "lords-of-vegas:classic",
+            "edition": "classic",
             "turn_hours": 48,
         },
     )
@@ -89,9 +90,12 @@ def test_it_shows_what_the_service_refuses_on_creation(client: Any, ada: Any) ->
 
 def test_it_keeps_bad_form_input_on_the_page(client: Any, ada: Any) -> None:
     client.force_login(ada)
-    response = client.post("/games/new/", {"game_type": "vegas", "seats": 9, "turn_hours": 1})
+    response = client.post(
+        "/games/new/", {"game_type": "vegas", "edition": "standard", "seats": 9, "turn_hours": 1}
+    )
     assert response.status_code == 400
-    assert "less than or equal to 6" in response.content.decode()
+    assert "less than or equal to 5" in response.content.decode()
+    assert 'value="9"' in response.content.decode()
     assert not Game.objects.exists()
 
 
@@ -131,14 +135,17 @@ def test_it_refuses_an_edition_of_another_game(client: Any, ada: Any) -> None:
     client.force_login(ada)
     response = client.post(
         "/games/new/",
-        {"game_type": "vegas", "seats": 3, "edition": "lords-of-vegas:classic", "turn_hours": 48},
+        {"game_type": "vegas", "seats": 3, "edition": "classic", "turn_hours": 48},
     )
     assert response.status_code == 400
-    assert "classic is not an edition of Vegas" in page_text(response.content.decode())
+    assert "classic is not one of the available choices" in page_text(response.content.decode())
     assert not Game.objects.exists()
 
 
 def test_the_editions_offered_are_the_engines_own(client: Any, ada: Any) -> None:
     client.force_login(ada)
-    html = client.get("/games/").content.decode()
-    assert 'value="vegas:neutral"' in html and 'value="lords-of-vegas:2024"' in html
+    assert "?game_type=vegas" in client.get("/games/").content.decode()  # the game first
+    vegas = client.get("/games/?game_type=vegas").content.decode()
+    assert 'value="neutral"' in vegas and 'value="2024"' not in vegas and "default" not in vegas
+    lords = client.get("/games/?game_type=lords-of-vegas").content.decode()
+    assert 'value="2024"' in lords and 'value="classic"' in lords and 'value="neutral"' not in lords

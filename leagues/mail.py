@@ -1,0 +1,128 @@
+"""League email: invitations, announcements and the game tools' notices.
+
+The notifications app's claim rows are keyed per game and per seat; a league's email
+has no game (an announcement, an invitation to an address nobody owns yet). So the
+simplest durable record is our own outbox, :class:`leagues.models.Mail`: one row per
+recipient, the email rendered in their language when it is decided and written in the
+same transaction as what it tells; after the commit (and every minute, Celery beat) a
+sender takes waiting rows with a conditional UPDATE and sends them; a failed send is
+tried again later, at most :data:`ATTEMPTS` times. Templates: three of one name
+(subject, text, HTML) as the notifications app's, under ``leagues/emails/``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, make_msgid
+from django.db import transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from leagues.models import Mail
+from notifications import services as notifications
+from notifications.emails import site_domain, unsubscribe_url
+
+ATTEMPTS = 5
+LEASE = timedelta(minutes=5)
+
+
+def wants(user: Any, kind: str) -> bool:
+    """A member's email choices: nothing to an unsubscribed or inactive person; the game
+    tools' notices follow their game email choice; announcements too (there is no
+    separate switch yet: "turn emails" is their "game email")."""
+    if user is None or not user.is_active or not user.email:
+        return False
+    pref = notifications.preference(user)
+    return pref.unsubscribed_at is None and bool(pref.turn_emails)
+
+
+def queue(
+    *,
+    kind: str,
+    template: str,
+    context: dict[str, Any],
+    user: Any = None,
+    email: str = "",
+    language: str = "",
+    league: Any = None,
+    game: Any = None,
+) -> Mail | None:
+    """Render ``leagues/emails/<template>-*`` for one recipient and store it to be sent
+    after the commit. A user who does not want it gets nothing (None)."""
+    if user is not None and not wants(user, kind):
+        return None
+    to = user.email if user is not None else email
+    language = language or getattr(user, "language", "") or settings.LANGUAGE_CODE
+    full = {**context, "site_url": settings.SITE_URL}
+    headers = {"Message-ID": make_msgid(domain=site_domain()), "Auto-Submitted": "auto-generated"}
+    if user is not None:
+        full["unsubscribe_url"] = unsubscribe_url(user.pk)
+        headers["List-Unsubscribe"] = f"<{full['unsubscribe_url']}>"
+    with translation.override(language):
+        subject = " ".join(render_to_string(f"leagues/emails/{template}-subject.txt", full).split())
+        text = render_to_string(f"leagues/emails/{template}-body.txt", full)
+        html = render_to_string(f"leagues/emails/{template}-body.html", full)
+    mail = Mail.objects.create(
+        kind=kind,
+        to=to,
+        user=user,
+        league=league,
+        game=game,
+        subject=subject[:300],
+        body_text=text,
+        body_html=html,
+        headers=headers,
+        due_at=timezone.now(),
+    )
+    transaction.on_commit(_send_soon)
+    return mail
+
+
+def _send_soon() -> None:
+    from leagues import tasks  # (tasks imports this module)
+
+    tasks.send_league_mail.delay()
+
+
+def _take(pk: int, now: Any) -> bool:
+    """Claim one waiting row: only one sender's conditional UPDATE matches."""
+    taken = Mail.objects.filter(pk=pk, sent_at__isnull=True, due_at__lte=now).update(
+        due_at=now + LEASE, attempts=F("attempts") + 1
+    )
+    return bool(taken)
+
+
+def send_waiting(*, batch: int = 100) -> int:
+    """Send the waiting league emails (those due); returns how many were sent."""
+    now = timezone.now()
+    ids = list(
+        Mail.objects.filter(sent_at__isnull=True, due_at__lte=now)
+        .order_by("due_at", "id")
+        .values_list("pk", flat=True)[:batch]
+    )
+    return sum(_send(pk, now) for pk in ids if _take(pk, now))
+
+
+def _send(pk: int, now: Any) -> bool:
+    mail = Mail.objects.get(pk=pk)
+    message = EmailMultiAlternatives(
+        subject=mail.subject,
+        body=mail.body_text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[mail.to],
+        headers=mail.headers,
+    )
+    if mail.body_html:
+        message.attach_alternative(mail.body_html, "text/html")
+    try:
+        message.send()
+    except Exception as exc:  # the SMTP server's fault: try again later, say why
+        retry = now + timedelta(minutes=2**mail.attempts) if mail.attempts < ATTEMPTS else None
+        Mail.objects.filter(pk=pk).update(error=str(exc)[:2000], due_at=retry)
+        return False
+    Mail.objects.filter(pk=pk).update(sent_at=timezone.now(), due_at=None, error="")
+    return True

@@ -1,0 +1,85 @@
+"""The game tools on a league game: each is in the game's log (who, why), told to the
+players by email (a real SMTP server), and pausing stops the clock until the resume."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games import services as games
+from games.models import Game, Move
+from games.services.errors import GameNotActive, NotAllowed
+from leagues import mail, manage
+from leagues import services as leagues
+from leagues.models import Season
+from tests.notifications.conftest import Inbox, smtp, text_part  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(season_with: Callable[..., Season], ada: User, bob: User, cy: User) -> Game:
+    season = season_with(bob, cy, players_per_game=2)
+    leagues.start_season(season=season, by=ada)
+    return Game.objects.get(season_game__season=season)
+
+
+def _log(game: Game) -> list[dict[str, Any]]:
+    return [m.events[0] for m in Move.objects.filter(game=game, command__isnull=True, seq__gt=0)]
+
+
+def test_a_pause_stops_the_clock_and_the_resume_gives_the_time_back(
+    game: Game, ada: User, bob: User
+) -> None:
+    assert game.deadline is not None
+    left = game.deadline - timezone.now()
+    manage.use_tool(game=game, by=ada, tool="pause", why="a player's flat flooded")
+    game.refresh_from_db()
+    assert game.deadline is None and game.paused_at is not None
+    assert games.sweep(now=timezone.now() + timedelta(days=90)) == []
+    with pytest.raises(GameNotActive, match="is paused"):
+        games.submit_command(game=game, user=bob, text="roll")
+    manage.use_tool(game=game, by=ada, tool="resume", why="dry again")
+    game.refresh_from_db()
+    assert game.deadline is not None
+    assert abs((game.deadline - timezone.now()) - left) < timedelta(seconds=30)
+    tools = _log(game)
+    assert [e["tool"] for e in tools] == ["pause", "resume"]
+    assert tools[0]["by_name"] == ada.name and tools[0]["why"] == "a player's flat flooded"
+
+
+def test_extend_and_replace_are_logged_and_emailed(
+    game: Game,
+    ada: User,
+    bob: User,
+    cy: User,
+    smtp: Inbox,  # noqa: F811
+) -> None:
+    before = game.deadline
+    assert before is not None
+    manage.use_tool(game=game, by=ada, tool="extend", why="holidays", hours=48)
+    game.refresh_from_db()
+    assert game.deadline is not None and game.deadline - before == timedelta(hours=48)
+    seat = game.seats.get(user=bob)
+    colour, order = seat.colour, seat.order
+    manage.use_tool(game=game, by=ada, tool="replace", why="gone", seat=seat.order, bot="greedy")
+    seat.refresh_from_db()
+    assert seat.user is None and seat.bot == "greedy"
+    assert (seat.colour, seat.order) == (colour, order)  # the same seat: its holdings stay
+    assert mail.send_waiting() == 4  # two tools, two players each
+    messages = smtp.wait_for(4)
+    told = [text_part(m) for m in messages if m["To"] == cy.email]
+    assert any(f"{ada.name} gave game #{game.pk} 48 more hours." in t for t in told)
+    assert any("Why: gone" in t for t in told)
+
+
+def test_a_player_is_refused_the_tools(game: Game, bob: User) -> None:
+    with pytest.raises(NotAllowed):
+        manage.use_tool(game=game, by=bob, tool="abort", why="I am losing")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and _log(game) == []

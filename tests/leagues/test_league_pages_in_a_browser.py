@@ -1,0 +1,43 @@
+"""The league admin's pages in a real browser (English and French, desktop and phone):
+screenshots to /tmp/shots_l/ (look at them), and no Content-Security-Policy violation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from leagues import services as leagues
+from tests.web.test_in_a_browser import _missing, _sign_in, page  # noqa: F401
+
+SHOTS = Path("/tmp/shots_l")
+pytestmark = [pytest.mark.skipif(bool(_missing), reason=_missing), pytest.mark.slow]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_admin_pages_render(
+    transactional_db: Any, live_server: Any, page: Any, make_user: Any, language: str  # noqa: F811
+) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    ada = make_user("ada")
+    ada.language = language
+    ada.save()
+    league = leagues.create_league(creator=ada, name="Vegas Nights", game_type="vegas")
+    season = leagues.open_season(league=league, by=ada, players_per_game=3, smallest_table=2)
+    for i in range(7):
+        leagues.enter_season(season=season, user=make_user(f"p{i}"), by=ada)
+    base = live_server.url
+    _sign_in(page, base, ada)
+    for path, name in (
+        ("/leagues/new/", "create"),
+        ("/leagues/vegas-nights/manage/", "manage"),
+        ("/leagues/vegas-nights/seasons/1/", "season-preview"),
+        ("/leagues/vegas-nights/", "league"),
+    ):
+        for width, device in ((1280, "desktop"), (390, "phone")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(f"{base}{path}")
+            page.screenshot(path=str(SHOTS / f"{name}-{device}-{language}.png"), full_page=True)
+    page.goto(f"{base}/leagues/vegas-nights/seasons/1/")
+    assert "tables of 3, 2" in page.inner_text("#preview") or language == "fr"

@@ -1,0 +1,53 @@
+"""The season's tables are said before anything starts, and a season never draws tables
+smaller than its admin allowed (4 players at 3 a table once drew two games of 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from accounts.models import User
+from games.services.errors import InvalidRequest
+from leagues import services as leagues
+from leagues.models import Season, SeasonGame
+from leagues.tables import plan
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seven_at_three_with_tables_of_two_allowed() -> None:
+    found = plan(7, 3, smallest=2)
+    assert found.sizes == [3, 2, 2]
+    assert found.text == "7 players at 3 a table: tables of 3, 2 and 2"
+
+
+def test_a_refusal_says_what_would_work() -> None:
+    found = plan(4, 3)
+    assert not found.ok
+    assert found.text == (
+        "4 players cannot all sit at tables of 3 (the smallest allowed is 3): enter 2 more "
+        "players (6) or withdraw 1 player (3) or allow tables of 2"
+    )
+
+
+def test_four_players_at_three_a_table_are_refused_and_nothing_is_drawn(
+    season_with: Callable[..., Season], make_user: Callable[..., User], ada: User
+) -> None:
+    players = [make_user(f"p{i}") for i in range(4)]
+    season = season_with(*players, players_per_game=3)
+    with pytest.raises(InvalidRequest, match="4 players cannot all sit at tables of 3"):
+        leagues.start_season(season=season, by=ada)
+    season.refresh_from_db()
+    assert season.status == Season.Status.DRAFT
+    assert not SeasonGame.objects.exists()
+
+
+def test_seat_order_turns_when_the_same_players_meet_again(
+    season_with: Callable[..., Season], ada: User, bob: User
+) -> None:
+    season = season_with(ada, bob, players_per_game=2, rounds=2)
+    leagues.start_season(season=season, by=ada, seed="fixed")
+    games = [link.game for link in SeasonGame.objects.filter(season=season).order_by("round")]
+    firsts = [g.seats.get(order=0).user for g in games]
+    assert sorted(u.email for u in firsts if u is not None) == sorted([ada.email, bob.email])

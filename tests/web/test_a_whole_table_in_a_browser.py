@@ -1,0 +1,158 @@
+"""A whole table without the API, in a real browser against the live server, with a real
+SMTP server: Ada signs up, creates a Lords of Vegas game, invites Bob by name and a new
+person by email; the new person signs up through the emailed link; Ada adds a bot and
+starts; everyone is emailed; the table plays (web, email replies, the first legal command)
+to the end, Bob resigning by email. Screenshots (desktop and phone, English and French) go
+to SHOTS_DIR (default var/screenshots/table/)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from accounts.models import User
+from games.models import Game, Seat
+from tests.conftest import PASSWORD
+from tests.notifications.conftest import (
+    deliver,
+    html_part,
+    play,
+    reply_to,
+    text_part,
+)
+from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, sync_playwright
+
+pytestmark = [
+    pytest.mark.skipif(bool(_missing), reason=f"NO BROWSER TESTS: {_missing}"),
+    pytest.mark.slow,
+]
+
+SHOTS = Path(
+    os.environ.get("SHOTS_DIR", Path(__file__).resolve().parents[2] / "var/screenshots/table")
+)
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def _shots(browser: Any, base: str, path: str, name: str, cookies: list[Any]) -> None:
+    """The page at ``path`` in both sizes and both languages (the language cookie)."""
+    for lang in ("en", "fr"):
+        for size, (width, height) in SIZES.items():
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.add_cookies([*cookies, {"name": "django_language", "value": lang, "url": base}])
+            page = context.new_page()
+            page.goto(base + path)
+            page.screenshot(path=str(SHOTS / f"{name}-{size}-{lang}.png"), full_page=True)
+            context.close()
+
+
+def _email_shots(browser: Any, html: str, name: str) -> None:
+    for size, (width, height) in SIZES.items():
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_content(html)
+        page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+        context.close()
+
+
+def _link(message: Any) -> str:
+    found = re.search(r"https?://\S+(/games/invitations/[\w-]+/)", text_part(message))
+    assert found, text_part(message)
+    return found.group(1)
+
+
+def test_a_whole_table_without_the_api(
+    transactional_db: Any,
+    live_server: Any,
+    smtp: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    make_user: Any,
+    settings: Any,
+) -> None:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    settings.SITE_URL = live_server.url
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    base = live_server.url
+    bob = make_user("bob", display_name="Bob")
+    assert sync_playwright is not None
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        _shots(browser, base, "/", "home-signed-out", [])
+        ada_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        ada_ctx.set_default_timeout(15_000)
+        ada = ada_ctx.new_page()
+        # Ada signs up and lands on her desk.
+        ada.goto(f"{base}/accounts/signup/")
+        ada.fill("input[name=email]", "ada@example.org")
+        ada.fill("input[name=password1]", PASSWORD)
+        ada.fill("input[name=password2]", PASSWORD)
+        ada.click("form button[type=submit]")
+        ada.wait_for_url(f"{base}/")
+        assert "Waiting for you" in ada.inner_text("main")
+        # The game first, then its options; two invitations with it.
+        ada.goto(f"{base}/games/")
+        ada.click("text=Lords of Vegas")
+        _shots(browser, base, "/games/?game_type=lords-of-vegas", "create", ada_ctx.cookies())
+        ada.fill("#id_seats", "4")
+        ada.fill("#id_invite", "Bob, newcomer@example.org")
+        ada.click("#create-form button[type=submit]")
+        ada.wait_for_selector("#invitations")
+        game = Game.objects.get(created_by__email="ada@example.org")
+        assert "Bob" in ada.inner_text("#invitations")
+        assert "newcomer@example.org" in ada.inner_text("#invitations")
+        mails = smtp.wait_for(2)
+        to_new = next(m for m in mails if m["To"] == "newcomer@example.org")
+        to_bob = next(m for m in mails if m["To"] == bob.email)
+        _email_shots(browser, html_part(to_new), "invitation-email")
+        # The new person signs up through the link, and takes the seat.
+        new_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        new_ctx.set_default_timeout(15_000)
+        newcomer = new_ctx.new_page()
+        newcomer.goto(base + _link(to_new))
+        newcomer.click("a.button.primary")  # Sign up
+        assert newcomer.input_value("input[name=email]") == "newcomer@example.org"
+        newcomer.fill("input[name=password1]", PASSWORD)
+        newcomer.fill("input[name=password2]", PASSWORD)
+        newcomer.click("form button[type=submit]")
+        newcomer.wait_for_selector("text=Accept: take a seat")
+        newcomer.click("text=Accept: take a seat")
+        newcomer.wait_for_selector(".message.success")
+        # Bob signs in, and accepts from the link.
+        bob_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        bob_ctx.set_default_timeout(15_000)
+        bob_page = bob_ctx.new_page()
+        bob_page.goto(f"{base}/accounts/login/?next={_link(to_bob)}")
+        bob_page.fill("input[name=login]", bob.email)
+        bob_page.fill("input[name=password]", PASSWORD)
+        bob_page.click("form button[type=submit]")
+        bob_page.click("text=Accept: take a seat")
+        bob_page.wait_for_selector(".message.success")
+        # Ada adds a bot and starts.
+        ada.goto(f"{base}/games/{game.pk}/")
+        _shots(browser, base, f"/games/{game.pk}/", "waiting-table", ada_ctx.cookies())
+        ada.click("text=Add a greedy bot")
+        ada.wait_for_selector("text=Start the game")
+        before = len(smtp.messages)
+        ada.click("text=Start the game")
+        ada.wait_for_selector(".message.success")
+        started = smtp.wait_for(before + 3)[before:]
+        told = {m["To"] for m in started if "has started" in m["Subject"]}
+        assert told == {"ada@example.org", bob.email, "newcomer@example.org"}
+        _shots(browser, base, "/", "home-signed-in", ada_ctx.cookies())
+        # Bob resigns by email, from the email that told him of the start.
+        bobs = [m for m in smtp.messages if m["To"] == bob.email and "has started" in m["Subject"]]
+        deliver(reply_to(bobs[-1], f"resign game {game.pk}", sender=bob.email))
+        assert Seat.objects.get(game=game, user=bob).resigned
+        # The rest: the first legal command for whoever is to act, to the end.
+        play(game)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        ada.goto(f"{base}/games/{game.pk}/")
+        assert "Result" in ada.inner_text("main")
+        assert User.objects.get(email="newcomer@example.org")
+        browser.close()
+    connections.close_all()  # (Playwright's loop held them: see test_in_a_browser)

@@ -10,11 +10,11 @@ Tests pass a :class:`ScriptedRng` instead, to dictate the next rolls and picks.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import hmac
 import secrets
 from collections.abc import Iterable, MutableSequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -43,27 +43,67 @@ class SeededRng:
     """Deterministic draws for one position of the log."""
 
     def __init__(self, seed: str, label: str) -> None:
-        self._key = seed.encode()
+        self._seed = seed
         self._label = label
         self._k = 0
+        self._inner: Any = None
+        self._outer: Any = None
 
     def _block(self) -> int:
-        message = f"{self._label} / draw {self._k}".encode()
+        """HMAC-SHA256(seed, "<label> / draw <k>"), from the seed's keyed hashes (see
+        :func:`_keyed`), the label already fed to the inner one. Most commands draw nothing,
+        so the hashes are prepared at the first draw, not when the source is made."""
+        if self._inner is None:
+            inner, self._outer = _keyed(self._seed)
+            self._inner = inner.copy()  # the shared one stays as it is
+            self._inner.update(f"{self._label} / draw ".encode())
+        inner = self._inner.copy()
+        inner.update(b"%d" % self._k)
         self._k += 1
-        return int.from_bytes(hmac.new(self._key, message, hashlib.sha256).digest(), "big")
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return int.from_bytes(outer.digest(), "big")
 
     def randbelow(self, n: int) -> int:
         if n <= 0:
             raise ValueError("randbelow needs a positive bound")
         # Rejection sampling keeps the draw exactly uniform.
-        limit = (1 << 256) - (1 << 256) % n
+        limit = _SPAN - _SPAN % n
+        block = self._block
         while True:
-            value = self._block()
+            value = block()
             if value < limit:
                 return value % n
 
     def die(self) -> int:
         return self.randbelow(6) + 1
+
+
+_SPAN = 1 << 256
+"""How many values one block can take."""
+_BLOCK = 64  # SHA-256's block size, in bytes
+
+
+@functools.lru_cache(maxsize=64)
+def _keyed(seed: str) -> tuple[Any, Any]:
+    """SHA-256 already fed with the seed's inner and outer HMAC pads (RFC 2104).
+
+    A draw then costs two hash copies instead of a new HMAC (which hashes both pads again):
+    the same bytes as ``hmac.new(seed, message, sha256).digest()``, at a third of the cost.
+    Cached per seed because a game draws from the same seed at every command; callers only
+    copy these objects, never update them.
+    """
+    key = seed.encode()
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    inner = hashlib.sha256(key.translate(_IPAD))
+    outer = hashlib.sha256(key.translate(_OPAD))
+    return inner, outer
+
+
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
 
 
 class ScriptedRng:

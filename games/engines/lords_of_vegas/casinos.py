@@ -24,39 +24,44 @@ def _key(state: State, lot: str) -> tuple[str, int]:
     return tile[COMPANY], height
 
 
-def casinos(state: State) -> list[Casino]:
-    """Every casino on the board, each a list of lots, in board order.
+def casinos(state: State, only: str | None = None) -> list[Casino]:
+    """Every casino on the board, each a list of lots, in board order; with ``only`` (a
+    company), just that company's casinos (the same lists: a casino is of one company).
 
     This runs several times per command (and per trial move of the greedy bot), so it is a
-    one-pass labelling in board order: each tile looks only at its neighbours above and to
-    its left, which were labelled before it.
+    one-pass labelling of the tiles in board order: each tile looks only at its neighbours
+    above and to its left, which were labelled before it.
     """
     tiles = state["tiles"]
-    keys: dict[str, object]
-    if state["edition"] == "2024":
-        keys = {lot: (tile[COMPANY], tile[HEIGHT]) for lot, tile in tiles.items()}
+    get = tiles.get
+    by_height = state["edition"] == "2024"
+    if only is None:
+        lots = sorted(tiles, key=LOT_ORDER.__getitem__)
     else:
-        keys = {lot: tile[COMPANY] for lot, tile in tiles.items()}
-    get = keys.get
+        lots = sorted(
+            (lot for lot, tile in tiles.items() if tile[COMPANY] == only),
+            key=LOT_ORDER.__getitem__,
+        )
     label: dict[str, list[str]] = {}
     groups: list[list[str]] = []
     merged = False
-    for lot in LOT_NAMES:
-        key = get(lot)
-        if key is None:
-            continue
+    for lot in lots:
+        tile = tiles[lot]
+        name, tall = tile[COMPANY], tile[HEIGHT]
         mine: list[str] | None = None
         for other in _EARLIER[lot]:
-            if get(other) == key:
-                group = label[other]
-                if mine is None:
-                    mine = group
-                elif group is not mine:  # this tile joins two groups: fold one into the other
-                    merged = True
-                    mine.extend(group)
-                    for moved in group:
-                        label[moved] = mine
-                    group.clear()
+            near = get(other)
+            if near is None or near[COMPANY] != name or (by_height and near[HEIGHT] != tall):
+                continue
+            group = label[other]
+            if mine is None:
+                mine = group
+            elif group is not mine:  # this tile joins two groups: fold one into the other
+                merged = True
+                mine.extend(group)
+                for moved in group:
+                    label[moved] = mine
+                group.clear()
         if mine is None:
             mine = []
             groups.append(mine)

@@ -165,6 +165,11 @@ class LordsOfVegas:
     def legal_commands(self, state: State, seat: int) -> list[BaseCommand]:
         return list(legal.legal_commands(state, seat))
 
+    def legal_commands_of(self, state: State, seat: int, verb: str) -> list[BaseCommand]:
+        """``legal_commands`` of one verb ("build", "gamble" ...), same order, without
+        building the others (not part of the protocol: for bots and forms of this game)."""
+        return list(legal.legal_of(state, seat, verb))
+
     def default_command(self, state: State, seat: int) -> BaseCommand:
         decision = pending_for(state, seat)
         if decision is not None:

@@ -2,7 +2,8 @@
 
 The list is finite: trades and preferences (open-ended) are left out; a casino is named by
 its first lot in board order; when all 12 dice are on the board, build and sprawl come once
-per die that could move.
+per die that could move. ``legal_of`` gives one verb's part of that list without building
+the rest (a bet at a tall casino alone is up to a few hundred commands).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .board import (
     TILES_PER_COMPANY,
     in_play,
 )
-from .casinos import boss, casinos, company, height, neighbours, points
+from .casinos import casinos, neighbours
 from .commands import (
     Build,
     Command,
@@ -38,22 +39,44 @@ from .commands import (
     Sprawl,
 )
 from .decisions import automatic_answer, pending_for
-from .state import OWNER, PIP, dice_on_board, max_height, tiles_of
+from .state import COMPANY, HEIGHT, OWNER, PIP, max_height
 
 MAX_PLACINGS = 24
 
 
-def legal_commands(state: State, seat: int) -> Iterator[Command]:
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """The whole list, built directly (this is what a bot or form calls on every turn)."""
     if state["over"] is not None:
-        return
+        return []
     decision = pending_for(state, seat)
     if decision is not None:
-        yield from answers(state, decision)
-        return
+        return list(answers(state, decision))
     if state["pending"] or seat != state["turn"]:
-        return
-    yield from actions(state, seat)
-    yield End()
+        return []
+    found = actions(state, seat)
+    found.append(END)
+    return found
+
+
+END = End()
+
+VERBS = ("build", "sprawl", "remodel", "raise", "reorganize", "gamble", "end")
+"""The verbs :func:`legal_of` answers for; decisions' verbs ("move", "place", "layoff") too."""
+
+
+def legal_of(state: State, seat: int, verb: str) -> list[Command]:
+    """The commands of one verb that :func:`legal_commands` would list, in its order, without
+    building the others: what a bot or a form asks ("where can I build?") costs only that."""
+    if state["over"] is not None:
+        return []
+    decision = pending_for(state, seat)
+    if decision is not None:
+        return [cmd for cmd in answers(state, decision) if cmd.kind == verb]
+    if state["pending"] or seat != state["turn"] or verb not in VERBS:
+        return []
+    if verb == "end":
+        return [END]
+    return actions(state, seat, only=verb)
 
 
 def answers(state: State, decision: dict[str, Any]) -> Iterator[Command]:
@@ -81,26 +104,44 @@ def answers(state: State, decision: dict[str, Any]) -> Iterator[Command]:
         yield LayOff(True)
 
 
-def actions(state: State, seat: int, plain: bool = False) -> Iterator[Command]:
+def actions(state: State, seat: int, plain: bool = False, only: str | None = None) -> list[Command]:
     """Every action ``seat`` can afford now. ``plain`` (for the greedy bot) leaves out the
-    ones that roll dice (reorganize, gamble) and those that move a die."""
+    ones that roll dice (reorganize, gamble) and those that move a die; ``only`` (a verb)
+    lists that verb's actions alone.
+
+    Builds come first (by lot, then company, then moving die), then each casino's sprawls,
+    remodels, raise, reorganize and gambles, casinos in board order. The command objects are
+    frozen, so equal ones are made once and shared (see :func:`_command`)."""
     money = state["money"][seat]
-    free = {c: TILES_PER_COMPANY - tiles_of(state, c) for c in COMPANIES}
+    tiles = state["tiles"]
+    built = [tile[COMPANY] for tile in tiles.values()]
+    free = {name: TILES_PER_COMPANY - built.count(name) for name in COMPANIES}
     movers: list[str | None] = [None]
-    if dice_on_board(state, seat) >= DICE_PER_PLAYER:
-        movers = (
-            []
-            if plain
-            else sorted(lot for lot, tile in state["tiles"].items() if tile[OWNER] == seat)
-        )
-    for lot, owner in sorted(state["markers"].items()):
-        if owner == seat and LOTS[lot].price <= money:
-            for name in COMPANIES:
-                if free[name] > 0:
-                    for moving in movers:
-                        yield Build(lot, name, moving)
-    for casino in casinos(state):
-        yield from casino_actions(state, seat, casino, free, movers, plain)
+    if [tile[OWNER] for tile in tiles.values()].count(seat) >= DICE_PER_PLAYER:
+        movers = []
+        if not plain:
+            movers.extend(sorted(lot for lot, tile in tiles.items() if tile[OWNER] == seat))
+    found: list[Command] = []
+    open_companies = tuple(name for name in COMPANIES if free[name] > 0)
+    if only is not None and only != "build":
+        for casino in casinos(state):
+            casino_actions(state, seat, casino, free, movers, plain, found, only)
+        return found
+    stays = movers == [None]  # no die moves: the builds of a lot are one shared row
+    for lot in sorted(lot for lot, owner in state["markers"].items() if owner == seat):
+        if LOTS[lot].price <= money:
+            if stays:
+                found.extend(_builds(lot, open_companies))
+            else:
+                found.extend(
+                    _command(Build, lot, name, moving)
+                    for name in open_companies
+                    for moving in movers
+                )
+    if only is None:
+        for casino in casinos(state):
+            casino_actions(state, seat, casino, free, movers, plain, found)
+    return found
 
 
 def casino_actions(
@@ -109,32 +150,101 @@ def casino_actions(
     casino: list[str],
     free: dict[str, int],
     movers: list[str | None],
-    plain: bool = False,
-) -> Iterator[Command]:
-    money, tiles, first = state["money"][seat], state["tiles"], casino[0]
-    chief, name, size = boss(state, casino), company(state, casino), len(casino)
+    plain: bool,
+    found: list[Command],
+    only: str | None = None,
+) -> None:
+    """Append the actions of ``seat`` at one casino to ``found``: sprawls, remodels, raise
+    (for its boss), reorganize, gambles; with ``only``, that verb's alone."""
+    money, tiles, first, size = state["money"][seat], state["tiles"], casino[0], len(casino)
+    top = tiles[first]
+    name, tall = top[COMPANY], int(top[HEIGHT])
+    # One pass for what the rules ask of the casino: its boss (as :func:`.casinos.boss`
+    # finds it), its points, the reorganize price and whether ``seat`` has a die there.
+    chief: int | None = None
+    best = cost = score = 0
+    tied = mine = False
+    for lot in casino:
+        tile = tiles[lot]
+        score += int(tile[HEIGHT])
+        owner = tile[OWNER]
+        if owner is None:
+            continue
+        pip = tile[PIP]
+        cost += pip
+        mine = mine or owner == seat
+        if pip > best:
+            best, chief, tied = pip, owner, False
+        elif pip == best and owner != chief:
+            tied = True
+    if size == 1:
+        chief = top[OWNER]
+    elif tied:
+        chief = None
     if chief == seat:
-        riser = RISER_PRICE * (height(state, casino) - 1)
-        for lot in sorted(neighbours(casino)):
-            cost = 2 * LOTS[lot].price + riser
-            if _open(state, lot) and free[name] > 0 and cost <= money:
-                for moving in movers:
-                    yield Sprawl(lot, first, moving)
-        for other in COMPANIES:
-            if other != name and free[other] >= size and REMODEL_PRICE * size <= money:
-                yield Remodel(first, other)
-        if height(state, casino) < max_height(state) and RISER_PRICE * size <= money:
-            yield Raise(first)
+        riser = RISER_PRICE * (tall - 1)
+        if free[name] > 0 and only in (None, "sprawl"):
+            for lot in sorted(neighbours(casino)):
+                if 2 * LOTS[lot].price + riser <= money and _open(state, lot):
+                    found.extend(_command(Sprawl, lot, first, moving) for moving in movers)
+        if REMODEL_PRICE * size <= money and only in (None, "remodel"):
+            for other in COMPANIES:
+                if other != name and free[other] >= size:
+                    found.append(_command(Remodel, first, other))
+        if tall < max_height(state) and RISER_PRICE * size <= money and only in (None, "raise"):
+            found.append(_command(Raise, first))
     if plain:
         return
-    dice = [lot for lot in casino if tiles[lot][OWNER] is not None]
-    cost = sum(tiles[lot][PIP] for lot in dice)
-    mine = any(tiles[lot][OWNER] == seat for lot in dice)
-    if mine and not set(state["reorged"]).intersection(casino) and cost <= money:
-        yield Reorganize(first)
-    if chief is not None and chief != seat and not state["gambles"]:
-        for amount in range(1, min(GAMBLE_PER_TILE * points(state, casino), money) + 1):
-            yield Gamble(first, amount)
+    done = state["reorged"]
+    if (
+        mine
+        and cost <= money
+        and only in (None, "reorganize")
+        and not (done and not set(done).isdisjoint(casino))
+    ):
+        found.append(_command(Reorganize, first))
+    if chief is not None and chief != seat and not state["gambles"] and only in (None, "gamble"):
+        found.extend(_gambles(first, min(GAMBLE_PER_TILE * score, money)))
+
+
+_SHARED: dict[tuple[Any, ...], Command] = {}
+"""Command objects made once: frozen dataclasses, so sharing them is safe (every caller still
+gets a list of its own). Bounded by the board: one object per lot, company, moving die,
+casino and bet a game can produce (tens of thousands at the very most)."""
+
+
+def _command(kind: type[Command], *fields: Any) -> Command:
+    key = (kind, *fields)
+    command = _SHARED.get(key)
+    if command is None:
+        command = _SHARED[key] = kind(*fields)
+    return command
+
+
+_BUILDS: dict[tuple[str, tuple[str, ...]], tuple[Command, ...]] = {}
+
+
+def _builds(lot: str, companies: tuple[str, ...]) -> tuple[Command, ...]:
+    """Build on ``lot`` with each of ``companies``, no die moving."""
+    row = _BUILDS.get((lot, companies))
+    if row is None:
+        row = _BUILDS[(lot, companies)] = tuple(
+            _command(Build, lot, name, None) for name in companies
+        )
+    return row
+
+
+_GAMBLES: dict[str, tuple[Command, ...]] = {}
+
+
+def _gambles(lot: str, most: int) -> tuple[Command, ...]:
+    """Bets of $1m to ``most`` at the casino named by ``lot``: a slice of one row per lot."""
+    row = _GAMBLES.get(lot, ())
+    if len(row) < most:
+        row = _GAMBLES[lot] = row + tuple(
+            _command(Gamble, lot, amount) for amount in range(len(row) + 1, most + 1)
+        )
+    return row[:most] if most > 0 else ()
 
 
 def _open(state: State, lot: str) -> bool:

@@ -42,12 +42,13 @@ def copy_state(state: State) -> State:
     new["score"] = list(state["score"])
     new["colours"] = list(state["colours"])
     new["markers"] = dict(state["markers"])
-    new["tiles"] = {lot: list(tile) for lot, tile in state["tiles"].items()}
+    new["tiles"] = {lot: tile.copy() for lot, tile in state["tiles"].items()}
     new["deck"] = list(state["deck"])
     new["discard"] = list(state["discard"])
     new["reorged"] = list(state["reorged"])
-    new["pending"] = [_copy_decision(d) for d in state["pending"]]
-    new["prefs"] = [dict(p) for p in state["prefs"]]
+    pending = state["pending"]  # mostly empty: no comprehension to run then
+    new["pending"] = [_copy_decision(d) for d in pending] if pending else []
+    new["prefs"] = list(map(dict, state["prefs"]))
     return new
 
 
@@ -99,7 +100,7 @@ def dice_on_board(state: State, seat: int) -> int:
 
 
 def markers_on_board(state: State, seat: int) -> int:
-    return sum(1 for owner in state["markers"].values() if owner == seat)
+    return list(state["markers"].values()).count(seat)
 
 
 def tiles_of(state: State, company: str) -> int:

@@ -24,7 +24,7 @@ from .board import (
     card_pays,
     in_play,
 )
-from .casinos import boss, casinos, company, points, settle, snapshot, touches_strip
+from .casinos import boss, casinos, points, settle, snapshot, touches_strip
 from .state import OWNER, PIP, dice_on_board, markers_on_board
 
 
@@ -114,11 +114,10 @@ def finish_draw(state: State, events: list[Event]) -> None:
 def payout(state: State, pays: str, events: list[Event]) -> None:
     """Steps 2-4: parking lots pay $1m, the paying casinos pay $1m a pip and score."""
     pay_parking(state, events)
-    paying = [
-        casino
-        for casino in casinos(state)
-        if (touches_strip(casino) if pays == STRIP else company(state, casino) == pays)
-    ]
+    if pays == STRIP:
+        paying = [casino for casino in casinos(state) if touches_strip(casino)]
+    else:
+        paying = casinos(state, only=pays)
     for casino in paying:
         pay_casino(state, casino, events)
     for casino in sorted(paying, key=lambda c: points(state, c)):
@@ -126,10 +125,9 @@ def payout(state: State, pays: str, events: list[Event]) -> None:
 
 
 def pay_parking(state: State, events: list[Event]) -> None:
-    totals = [0] * state["players"]
-    for seat in state["markers"].values():
-        totals[seat] += 1
-    for seat, amount in enumerate(totals):
+    owners = list(state["markers"].values())
+    for seat in range(state["players"]):
+        amount = owners.count(seat)
         if amount:
             state["money"][seat] += amount
             events.append({"type": "parking", "seat": seat, "amount": amount})

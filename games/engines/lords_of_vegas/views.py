@@ -13,7 +13,22 @@ from collections.abc import Callable
 from games.engines.base import JSON, State
 from games.engines.text import Join, Text, _, ngettext
 
-from .board import COMPANIES, COMPANY_COLOUR, GAME_OVER, LOTS, STRIP, card_pays, in_play
+from .board import (
+    COMPANIES,
+    COMPANY_COLOUR,
+    DICE_PER_PLAYER,
+    GAMBLE_PER_TILE,
+    GAME_OVER,
+    LOTS,
+    MARKERS_PER_PLAYER,
+    REMODEL_PRICE,
+    RISER_PRICE,
+    STRIP,
+    TILES_PER_COMPANY,
+    TRACK,
+    card_pays,
+    in_play,
+)
 from .casinos import boss, casinos, company, height, points, touches_strip
 from .state import OWNER, PIP, dice_on_board, markers_on_board, pref
 from .words import NOBODY, company_with_colour, money, player
@@ -38,8 +53,8 @@ def view(state: State, seat: int | None) -> JSON:
                 "colour": state["colours"][s],
                 "money": state["money"][s],
                 "score": state["score"][s],
-                "dice_left": 12 - dice_on_board(state, s),
-                "markers_left": 10 - markers_on_board(state, s),
+                "dice_left": DICE_PER_PLAYER - dice_on_board(state, s),
+                "markers_left": MARKERS_PER_PLAYER - markers_on_board(state, s),
                 "prefs": {topic: pref(state, s, topic) for topic in ("place", "layoff")},
             }
             for s in range(players)
@@ -60,6 +75,10 @@ def view(state: State, seat: int | None) -> JSON:
             }
             for casino in casinos(state)
         ],
+        "tiles_left": _tiles_left(state),
+        "track": list(TRACK),
+        "card": _this_card(state),
+        "acts": state["acts"],
         "deck_left": len(state["deck"]),
         "game_over_drawn": GAME_OVER in state["discard"],
         "discards": slots,
@@ -69,6 +88,55 @@ def view(state: State, seat: int | None) -> JSON:
         "pending": [dict(d) for d in state["pending"]],
         "company_colours": dict(COMPANY_COLOUR[state["edition"]]),
     }
+
+
+def _tiles_left(state: State) -> dict[str, int]:
+    """Each company's tiles still in the box (nine each; a company with none left can no
+    longer be built, sprawled into or remodelled to)."""
+    used = {name: 0 for name in COMPANIES}
+    for tile in state["tiles"].values():
+        used[tile[0]] += 1
+    return {name: TILES_PER_COMPANY - n for name, n in used.items()}
+
+
+def _this_card(state: State) -> str | None:
+    """The card of the current turn: in the active player's hand while step 1 waits, else
+    the last one drawn (discarded at step 5); None before the first draw."""
+    if state["drawn"] is not None:
+        return str(state["drawn"])
+    return str(state["discard"][-1]) if state["discard"] else None
+
+
+def command_cost(view: JSON, command: JSON) -> int | None:
+    """What a command costs in $m, from the view alone (the prices the actions charge):
+    build the lot's price; sprawl twice it, plus a riser a level of the casino it joins;
+    remodel $5m and raise $15m a space; reorganize $1m a pip. None: it costs nothing, or
+    (gamble) the player names the amount."""
+    kind, lot = command.get("type"), command.get("lot")
+    if kind == "build" and lot in LOTS:
+        return LOTS[lot].price
+    casino = _casino_at(view, command.get("origin") if kind == "sprawl" else lot)
+    if kind == "sprawl" and lot in LOTS and casino is not None:
+        return 2 * LOTS[lot].price + RISER_PRICE * (int(casino["height"]) - 1)
+    if casino is None:
+        return None
+    if kind == "remodel":
+        return REMODEL_PRICE * len(casino["lots"])
+    if kind == "raise":
+        return RISER_PRICE * len(casino["lots"])
+    if kind == "reorganize":
+        return sum(view["tiles"][x]["pip"] or 0 for x in casino["lots"])
+    return None
+
+
+def gamble_limit(view: JSON, lot: str) -> int:
+    """The largest bet the casino at ``lot`` takes ($5m a point), 0 if no casino."""
+    casino = _casino_at(view, lot)
+    return 0 if casino is None else GAMBLE_PER_TILE * int(casino["points"])
+
+
+def _casino_at(view: JSON, lot: object) -> JSON | None:
+    return next((c for c in view["casinos"] if lot in c["lots"]), None)
 
 
 def _who(view: JSON, seat: int | None) -> Text | str:

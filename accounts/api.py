@@ -9,12 +9,15 @@ browser session, or by another token; every other endpoint takes ``Authorization
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from knox.views import LoginView
@@ -31,6 +34,21 @@ from games.api.auth import TokenAuthentication
 from games.api.base import AUTHENTICATION
 from games.api.schema import errors
 from games.api.throttling import AnonRateThrottle, UserRateThrottle
+
+
+@dataclass(frozen=True)
+class ProfilePart:
+    """A part of the profile another app keeps (notifications: the email choices), read
+    and written under its own name in ``/api/v1/me/``."""
+
+    serializer: Callable[[], serializers.Field[Any, Any, Any, Any]]
+    read: Callable[[User], dict[str, Any]]
+    save: Callable[[User, dict[str, Any]], None]
+
+
+PROFILE_PARTS: dict[str, ProfilePart] = {}
+"""Registered by the apps in their ``AppConfig.ready``: accounts knows none of the apps built
+on it, and the games' API, which routes ``/me/``, stays clear of them (import-linter)."""
 
 
 class ProfileSerializer(serializers.ModelSerializer[User]):
@@ -65,8 +83,38 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
 
     class Meta:
         model = User
-        fields = ("id", "email", "name", "display_name", "time_zone", "language", "away_until")
+        fields = (
+            "id",
+            "email",
+            "name",
+            "display_name",
+            "time_zone",
+            "language",
+            "away_until",
+        )
         read_only_fields = ("id", "email", "name")
+
+    def get_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = super().get_fields()
+        for name, part in PROFILE_PARTS.items():
+            fields[name] = part.serializer()
+        return fields
+
+    def to_representation(self, instance: User) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        for name, part in PROFILE_PARTS.items():
+            data[name] = part.read(instance)
+        return data
+
+    def update(self, instance: User, validated_data: dict[str, Any]) -> User:
+        """The profile and the other apps' parts are saved together, or none is."""
+        changes = {name: validated_data.pop(name, None) for name in PROFILE_PARTS}
+        with transaction.atomic():
+            user = super().update(instance, validated_data)
+            for name, part in PROFILE_PARTS.items():
+                if changes[name]:
+                    part.save(user, changes[name])
+        return user
 
     def validate_display_name(self, value: str) -> str:
         try:

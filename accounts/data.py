@@ -87,6 +87,12 @@ def _email_preferences(user: User) -> dict[str, Any]:
         "turn_emails": pref.turn_emails,
         "reminders": pref.reminders,
         "unsubscribed_at": pref.unsubscribed_at,
+        "digest": pref.digest,
+        "digest_hour": pref.digest_hour,
+        "quiet_from": pref.quiet_from.isoformat() if pref.quiet_from else None,
+        "quiet_until": pref.quiet_until.isoformat() if pref.quiet_until else None,
+        "remind_before": list(pref.remind_before or []),
+        "muted_games": [g.pk for g in notifications.muted_games(user)],
     }
 
 

@@ -16,10 +16,55 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MAX_AWAY_DAYS, User
 from accounts.rules import check_away_until, check_display_name, time_zones
+from games.engines.registry import get_engine
+from games.models import Game
+from notifications.choices import check_lead_times, check_quiet_hours
+
+GAME_EMAIL_CHOICES = [
+    ("each", _("An email for every turn")),
+    ("digest", _("One daily digest of the games waiting for me")),
+    ("none", _("No game email")),
+]
 
 
-def zone_choices() -> list[tuple[str, str]]:
-    return [(zone, zone) for zone in sorted(time_zones())]
+class GameChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        """``#12 Lords of Vegas`` (the engine's name, in the reader's language)."""
+        try:
+            name = str(get_engine(obj.game_type).name)
+        except (LookupError, ImportError):  # (an engine not installed: its type names it)
+            name = obj.game_type
+        return f"#{obj.pk} {name}"
+
+
+ZONE_REGIONS = {
+    "Africa": _("Africa"),
+    "America": _("America"),
+    "Antarctica": _("Antarctica"),
+    "Arctic": _("Arctic"),
+    "Asia": _("Asia"),
+    "Atlantic": _("Atlantic"),
+    "Australia": _("Australia"),
+    "Europe": _("Europe"),
+    "Indian": _("Indian Ocean"),
+    "Pacific": _("Pacific"),
+}
+"""The regions of the IANA names a person lives in; the rest ("Factory", "localtime",
+"Etc/GMT+5", the old "US/Eastern" aliases) is left out of the list."""
+
+
+def zone_choices() -> list[tuple[str, Any]]:
+    """The time zones grouped by region, each labelled by its place ("Argentina / Buenos
+    Aires"), UTC first."""
+    groups: dict[str, list[tuple[str, str]]] = {region: [] for region in ZONE_REGIONS}
+    for zone in sorted(time_zones()):
+        region, _sep, place = zone.partition("/")
+        if region in groups and place:
+            groups[region].append((zone, place.replace("_", " ").replace("/", " / ")))
+    grouped: list[tuple[str, Any]] = [
+        (str(ZONE_REGIONS[region]), zones) for region, zones in groups.items() if zones
+    ]
+    return [("UTC", "UTC"), *grouped]
 
 
 class ProfileForm(forms.ModelForm):
@@ -44,10 +89,42 @@ class ProfileForm(forms.ModelForm):
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    turn_emails = forms.BooleanField(
-        label=_("Email me when it is my turn and when a game ends"), required=False
+    game_email = forms.ChoiceField(
+        label=_("Game email"),
+        choices=GAME_EMAIL_CHOICES,
+        widget=forms.RadioSelect,
+        help_text=_("Game-over emails come with either of the first two."),
+    )
+    digest_hour = forms.TypedChoiceField(
+        label=_("Digest hour"),
+        choices=[(h, f"{h:02d}:00") for h in range(24)],
+        coerce=int,
+        help_text=_("When your daily digest is sent, in your time zone."),
     )
     reminders = forms.BooleanField(label=_("Email me a reminder before a deadline"), required=False)
+    remind_before = forms.CharField(
+        label=_("Reminder lead times (hours)"),
+        required=False,
+        help_text=_("For example: 24, 2 (empty: the server's default)."),
+    )
+    quiet_from = forms.TimeField(
+        label=_("Quiet hours from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    quiet_until = forms.TimeField(
+        label=_("Quiet hours until"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_("Nothing is sent in your quiet hours: it waits for their end."),
+    )
+    muted = forms.ModelMultipleChoiceField(
+        label=_("Muted games"),
+        queryset=Game.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("No email about these games until you unmute them."),
+    )
 
     class Meta:
         model = User
@@ -59,6 +136,13 @@ class ProfileForm(forms.ModelForm):
             "Vacation: until then, the games waiting on you push their deadline to your "
             "return. At most %(days)s days ahead; leave it empty when you are not away."
         ) % {"days": MAX_AWAY_DAYS}
+        self.fields["muted"] = GameChoiceField(
+            label=self.fields["muted"].label,
+            queryset=my_games(self.instance),
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            help_text=self.fields["muted"].help_text,
+        )
 
     def clean_display_name(self) -> str:
         try:
@@ -74,12 +158,61 @@ class ProfileForm(forms.ModelForm):
             raise forms.ValidationError(exc.messages) from exc
         return value
 
+    def clean_remind_before(self) -> list[int]:
+        value = self.cleaned_data.get("remind_before") or ""
+        if not value.strip():
+            return []
+        try:
+            return check_lead_times(value)
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        try:
+            check_quiet_hours(
+                data.get("quiet_from"),
+                data.get("quiet_until"),
+                data.get("game_email") == "digest",
+                int(data.get("digest_hour") or 0),
+            )
+        except ValueError as exc:
+            self.add_error("quiet_until", str(exc))
+        return data
+
     def email_choices(self) -> dict[str, Any]:
         """The keyword arguments of ``notifications.services.set_preferences``."""
+        mode = self.cleaned_data["game_email"]
         return {
-            "turn_emails": self.cleaned_data["turn_emails"],
+            "turn_emails": mode != "none",
+            "digest": mode == "digest",
+            "digest_hour": self.cleaned_data["digest_hour"],
             "reminders": self.cleaned_data["reminders"],
+            "remind_before": self.cleaned_data["remind_before"],
+            "quiet_from": self.cleaned_data.get("quiet_from"),
+            "quiet_until": self.cleaned_data.get("quiet_until"),
+            "muted": [game.pk for game in self.cleaned_data.get("muted") or []],
         }
+
+
+def my_games(user: Any) -> Any:
+    """The games a player may mute: those they sit in that are not over."""
+    over = [Game.Status.FINISHED, Game.Status.CANCELLED]
+    return Game.objects.filter(seats__user=user).exclude(status__in=over).distinct().order_by("pk")
+
+
+def email_initial(pref: Any, muted: list[int]) -> dict[str, Any]:
+    """The email fields as saved (the form's initial values)."""
+    mode = "none" if not pref.turn_emails else "digest" if pref.digest else "each"
+    return {
+        "game_email": mode,
+        "digest_hour": pref.digest_hour,
+        "reminders": pref.reminders,
+        "remind_before": ", ".join(str(h) for h in pref.remind_before or []),
+        "quiet_from": pref.quiet_from,
+        "quiet_until": pref.quiet_until,
+        "muted": muted,
+    }
 
 
 class DeleteAccountForm(forms.Form):

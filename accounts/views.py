@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import data, deletion
-from accounts.forms import DeleteAccountForm, ProfileForm
+from accounts.forms import DeleteAccountForm, ProfileForm, email_initial
 from accounts.models import User
 from notifications import services as notifications
 
@@ -30,15 +30,17 @@ def profile(request: HttpRequest) -> HttpResponse:
     assert isinstance(user, User)
     zone = user.zone
     with timezone.override(zone):  # away_until is typed and shown in the user's zone
+        muted = notifications.muted_games(user)
         if request.method != "POST":
             pref = notifications.preference(user)
-            initial = {"turn_emails": pref.turn_emails, "reminders": pref.reminders}
+            initial = email_initial(pref, [g.pk for g in muted])
             form = ProfileForm(instance=user, initial=initial)
-            return render(request, "accounts/profile.html", {"form": form, "zone": zone})
+            context = {"form": form, "zone": zone, "muted": muted}
+            return render(request, "accounts/profile.html", context)
         form = ProfileForm(request.POST, instance=user)
         if not form.is_valid():
             user.refresh_from_db()  # the page's header shows what is saved, not what was typed
-            context = {"form": form, "zone": zone}
+            context = {"form": form, "zone": zone, "muted": muted}
             return render(request, "accounts/profile.html", context, status=400)
         with transaction.atomic():
             saved = form.save()

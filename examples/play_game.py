@@ -3,11 +3,13 @@
 
     python examples/play_game.py --url http://localhost:8000 --token "$LORDS_TOKEN" --game 12
 
-It polls the game; when the game waits for this seat it picks one of the legal commands the
+It reads the game; when the game waits for this seat it picks one of the legal commands the
 server lists (the first, or a random one with ``--strategy random``) and submits it with an
 ``Idempotency-Key`` (so a retried request can never play twice) and the version it read (so a
-command based on an old position is refused with 409 instead of being applied). It stops when
-the game is over and prints the outcome. Get a token with::
+command based on an old position is refused with 409 instead of being applied). Between
+reads it waits on the event stream (``/api/v1/events/``, server-sent events) for news of the
+game, resuming with ``Last-Event-ID``, instead of polling. It stops when the game is over and
+prints the outcome. Get a token with::
 
     curl -u you@example.org -X POST http://localhost:8000/api/v1/tokens/
 """
@@ -15,6 +17,7 @@ the game is over and prints the outcome. Get a token with::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -46,6 +49,7 @@ class Client:
         self.session.headers["Authorization"] = f"Token {token}"
         self.session.headers["Accept"] = "application/json"
         self.timeout = timeout
+        self.last_event: int | None = None  # the id of the last event read from the stream
 
     def _send(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         """One request; when throttled (429), wait as long as the server says and retry."""
@@ -62,6 +66,35 @@ class Client:
         response.raise_for_status()
         body: dict[str, Any] = response.json()
         return body
+
+    def wait(self, game_id: int, seconds: float) -> None:
+        """Wait on the event stream until something happens in the game, the stream ends
+        (the server ends each after a while: the next call reconnects) or ``seconds`` pass.
+        Reconnects with ``Last-Event-ID``, so nothing is missed between two waits."""
+        until = time.monotonic() + seconds
+        headers = {"Accept": "text/event-stream"}
+        if self.last_event is not None:
+            headers["Last-Event-ID"] = str(self.last_event)
+        try:
+            with self.session.get(
+                f"{self.api}/events/",
+                params={"seconds": seconds},  # the server ends it then: no stream left behind
+                headers=headers,
+                stream=True,
+                timeout=(self.timeout, seconds + self.timeout),
+            ) as response:
+                if response.status_code != 200:  # no stream here: wait the time out
+                    time.sleep(max(0.0, until - time.monotonic()))
+                    return
+                for raw in response.iter_lines():
+                    line = raw.decode("utf-8")
+                    if line.startswith("data:"):
+                        event = json.loads(line[5:])
+                        self.last_event = event["id"]
+                        if event.get("game") == game_id:
+                            return
+        except requests.RequestException:  # the network: the caller reads the game again
+            return
 
     def submit(
         self, game_id: int, command: str, version: int, key: str
@@ -103,7 +136,7 @@ def play(
             return result
         mine = game["your_seat"]
         if not game["your_turn"] or not game["legal_commands"]:
-            time.sleep(poll)
+            client.wait(game_id, poll)
             continue
         command = choose([c["text"] for c in game["legal_commands"]], strategy, rng)
         key = str(uuid.uuid4())
@@ -142,7 +175,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", default=os.environ.get("LORDS_TOKEN"))
     parser.add_argument("--game", type=int, required=True)
     parser.add_argument("--strategy", choices=["first", "random"], default="first")
-    parser.add_argument("--poll", type=float, default=2.0, help="seconds between reads")
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=20.0,
+        help="at most this many seconds between reads (the event stream wakes it sooner)",
+    )
     parser.add_argument("--max-seconds", type=float, default=24 * 3600.0)
     args = parser.parse_args(argv)
     if not args.token:

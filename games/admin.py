@@ -8,7 +8,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Game, Invitation, Move, Seat, TradeOffer
+from games.models import ChatMessage, Game, Invitation, Move, Seat, TradeOffer
+from games.services import talk
 
 
 class SeatInline(admin.TabularInline):
@@ -131,3 +132,27 @@ class InvitationAdmin(admin.ModelAdmin):
     search_fields = ("email",)
     readonly_fields = ("token",)
     raw_id_fields = ("game", "invited_by")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Table talk (issue 11): staff read what was reported and hide it (the action); a
+    message is never edited nor deleted here: hidden, it stays for the record."""
+
+    list_display = ("id", "game", "author", "to", "text", "created_at", "hidden_at")
+    list_filter = ("hidden_at",)
+    search_fields = ("text",)
+    actions = ("hide",)
+    readonly_fields = ("game", "author", "to", "text", "source", "created_at", "hidden_at")
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The action needs it; every field is read-only, so nothing can be edited.
+        return bool(request.user.is_staff)
+
+    @admin.action(description="Hide the selected messages from every player")
+    def hide(self, request: HttpRequest, queryset: Any) -> None:
+        hidden = talk.hide_messages(messages=queryset, by=request.user)
+        self.message_user(request, f"{hidden} message(s) hidden.")

@@ -8,14 +8,22 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """What the engines say (:class:`games.engines.text.Text`) is rendered through
         Django's catalogs, in the language active where it is shown."""
-        from django.utils import translation
+        from django.utils import formats, translation
 
         from games.engines.text import install_translator
 
-        install_translator(translation.gettext, translation.ngettext)
+        def number(value: int) -> str:
+            return formats.number_format(value, force_grouping=True)
+
+        install_translator(translation.gettext, translation.ngettext, number)
 
         from allauth.account.signals import user_signed_up
 
         from games.web.signup import claim_after_sign_up
 
         user_signed_up.connect(claim_after_sign_up, dispatch_uid="games.claim_invitation")
+
+        from games.events import record_moves
+        from games.services.hooks import moves_committed
+
+        moves_committed.connect(record_moves, dispatch_uid="games.player_events")

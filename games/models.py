@@ -48,6 +48,36 @@ class Game(models.Model):
     # ``paused_left`` is the time its deadline had left, given back on resuming.
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_left = models.DurationField(null=True, blank=True)
+    # The clock (games/clocks.py, docs/decisions/0018-clocks-and-channels.md): a fixed
+    # ``turn_hours`` per turn, or a time bank per player with an increment per turn.
+    clock = models.CharField(
+        max_length=8,
+        choices=[
+            ("fixed", gettext_lazy("fixed time per turn")),
+            ("bank", gettext_lazy("time bank")),
+        ],
+        default="fixed",
+    )
+    bank_hours = models.PositiveIntegerField(
+        default=72, help_text="Each player's bank at the start."
+    )
+    increment_hours = models.PositiveIntegerField(
+        default=24, help_text="Added to a player's bank for each turn they finish."
+    )
+    bank_cap_hours = models.PositiveIntegerField(
+        default=168, help_text="The increment never takes a bank beyond this."
+    )
+    weekend_pause = models.BooleanField(
+        default=False, help_text="The clock stops over each player's weekend (their zone)."
+    )
+    clock_started_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the current wait's clock started (later than now: a vacation wait).",
+    )
+    pause_votes = models.JSONField(
+        default=list, blank=True, help_text="Seat orders whose players voted to pause."
+    )
     rated = models.BooleanField(
         default=True, help_text="Its result counts towards the players' ratings."
     )
@@ -107,6 +137,9 @@ class Seat(models.Model):
         default=timedelta(0), help_text="How long this seat's vacation has held the game up."
     )
     preferences = models.JSONField(default=dict, blank=True)
+    bank_left = models.DurationField(
+        null=True, blank=True, help_text="The player's time bank (bank clock; empty: untouched)."
+    )
     resigned = models.BooleanField(default=False)
     resigned_at = models.DateTimeField(null=True, blank=True)
     to_act = models.BooleanField(
@@ -312,3 +345,67 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return f"moves {self.seqs} of game #{self.game_id}"
+
+
+class CalendarFeed(models.Model):
+    """A player's secret calendar address (an iCal feed of their deadlines): the token is
+    the only credential, since calendar apps cannot sign in; making a new one (the
+    profile page) voids the old address at once (docs/decisions/0018)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar of user #{self.user_id}"
+
+
+# Table talk lives in its own module of the app (issue 11); importing it here registers it.
+from games.talk_models import ChatMessage, ChatMute, PlayerNote  # noqa: E402, F401
+
+
+class PlayerEvent(models.Model):
+    """One thing a player hears of through their channels (the event stream, webhooks):
+    written when the games' outbox is drained (games/events.py), so it survives a worker
+    crash; ``key`` makes a second drain of the same announcement write nothing. The id is
+    the stream's ``Last-Event-ID``: rows are written under one lock, so ids commit in
+    order and a reader never skips one that commits later (docs/decisions/0018)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=100)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="player_event_once"),
+        ]
+        indexes = [models.Index(fields=["user", "id"], name="player_event_user_id")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} for user #{self.user_id}"
+
+
+class Webhook(models.Model):
+    """A player's outbound webhook: their events POSTed to ``url``, signed per Standard
+    Webhooks with ``secret``. ``last_event`` is how far it was delivered (the events are
+    the queue); ``failures`` counts failed attempts in a row, ``retry_at`` the backoff;
+    switched off (``active`` false) after too many, and the player told."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=100)
+    active = models.BooleanField(default=True)
+    last_event = models.BigIntegerField(default=0)
+    failures = models.PositiveSmallIntegerField(default=0)
+    retry_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"webhook #{self.pk} of user #{self.user_id}"

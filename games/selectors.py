@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from accounts.addresses import verified_emails
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer
+from games.services.clock import clock_summary
 from games.services.errors import NotAllowed, NotFound
 from games.services.moves import MoveResult, engine_for
 
@@ -38,7 +39,9 @@ def game_by_id(*, game_id: int) -> Game:
     try:
         return Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
-        raise NotFound(f"there is no game #{game_id}", game=game_id) from None
+        raise NotFound(
+            gettext("there is no game #%(game)s") % {"game": game_id}, game=game_id
+        ) from None
 
 
 def joinable_games(*, user: Any) -> QuerySet[Game]:
@@ -98,6 +101,7 @@ def game_header(game: Game) -> dict[str, Any]:
         "started_at": game.started_at,
         "finished_at": game.finished_at,
         "deadline": game.deadline,
+        "clock": clock_summary(game),
     }
 
 
@@ -177,7 +181,43 @@ def moves_since(*, game: Game, since: int = -1, user: Any = None) -> list[dict[s
     names = seat_names(game)
     engine = engine_for(game) if game.state is not None else None
     moves = Move.objects.filter(game=game, seq__gt=since).select_related("seat").order_by("seq")
-    return [_move(m, m.seat, engine, names) for m in moves]
+    credits = trade_credits(game, since, names)
+    return [{**_move(m, m.seat, engine, names), "credit": credits.get(m.pk, "")} for m in moves]
+
+
+def trade_credits(game: Game, since: int, names: list[str]) -> dict[int, str]:
+    """``{move pk: sentence}`` for the trades executed after Move ``since``: who proposed
+    and who accepted, in words (the Move itself is the system's: every party agreed)."""
+    offers = TradeOffer.objects.filter(game=game, move__seq__gt=since).select_related("proposer")
+    return {o.move_id: trade_credit(o, names) for o in offers if o.move_id is not None}
+
+
+def trade_credit(offer: TradeOffer, names: list[str]) -> str:
+    """ "Trade offer #4: proposed by Ada, accepted by Bob and Cy." (the acceptances in
+    the order given; the proposer's own acceptance is implied)."""
+
+    def name(order: int) -> str:
+        return names[order] if 0 <= order < len(names) else str(order)
+
+    proposer = offer.proposer.order
+    accepted = [name(o) for o in offer.accepted_by if o != proposer]
+    if not accepted:
+        return gettext("Trade offer #%(id)s: proposed by %(proposer)s.") % {
+            "id": offer.pk,
+            "proposer": name(proposer),
+        }
+    if len(accepted) == 1:
+        who = accepted[0]
+    else:
+        who = gettext("%(some)s and %(last)s") % {
+            "some": ", ".join(accepted[:-1]),
+            "last": accepted[-1],
+        }
+    return gettext("Trade offer #%(id)s: proposed by %(proposer)s, accepted by %(who)s.") % {
+        "id": offer.pk,
+        "proposer": name(proposer),
+        "who": who,
+    }
 
 
 def _move(
@@ -318,3 +358,63 @@ def offers_waiting_on(*, game: Game, order: int | None) -> list[TradeOffer]:
         for offer in trade_offers(game=game).filter(status=TradeOffer.Status.OPEN)
         if order in offer.parties and order not in offer.accepted_by
     ]
+
+
+def position_at(*, game: Game, seq: int, user: Any) -> dict[str, Any]:
+    """The position right after Move ``seq`` as ``user`` could see it then: the engine's
+    view for their seat (a spectator's if not seated) of the state replayed to that move,
+    and the Move itself. Hidden information stays hidden while the game runs (the seat's
+    view strips it); after the end, each seat's own view gives what it hid (Vegas money),
+    since the end reveals everything. :class:`NotFound` for a move the log lacks."""
+    check_visible(game=game, user=user)
+    if game.state is None or not 0 <= seq <= game.version:
+        raise NotFound(f"game #{game.pk} has no move {seq}", game=game.pk)
+    seats = sorted(game.seats.select_related("user"), key=lambda s: s.order)
+    engine = engine_for(game)
+    state = game.state if seq == game.version else _state_at(game, len(seats), seq)
+    mine = next((s.order for s in seats if s.user_id and s.user_id == user.pk), None)
+    finished = game.status == Game.Status.FINISHED
+    view = engine.view(state, None if finished else mine)
+    if finished and isinstance(view.get("seats"), list):  # Vegas: each seat's own money
+        for entry in view["seats"]:
+            entry["money"] = engine.view(state, entry["seat"])["seats"][entry["seat"]]["money"]
+    move = Move.objects.filter(game=game, seq=seq).select_related("seat").first()
+    names = [s.name for s in seats]
+    return {
+        "seq": seq,
+        "last": game.version,
+        "view": view,
+        "text": engine.render_text(view),
+        "move": None if move is None else _move(move, move.seat, engine, names),
+    }
+
+
+def last_move_of(*, game: Game, user: Any) -> int | None:
+    """The seq of ``user``'s latest command in ``game`` (None: they have not moved)."""
+    found = (
+        Move.objects.filter(game=game, seat__user=user, command__isnull=False)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    return None if found is None else int(found)
+
+
+def changed_lots(*, game: Game, user: Any) -> list[str]:
+    """The lots whose tile, die or marker differs now from right after ``user``'s latest
+    move (empty before their first move or for a game without lots): what happened on the
+    board while they were away, from the public part of the view."""
+    since = last_move_of(game=game, user=user)
+    if since is None or game.state is None or since >= game.version:
+        return []
+    before = position_at(game=game, seq=since, user=user)["view"]
+    now = engine_for(game).view(game.state, None)
+    if "tiles" not in now:
+        return []
+    lots = set(before["tiles"]) | set(now["tiles"]) | set(before["markers"]) | set(now["markers"])
+    return sorted(
+        lot
+        for lot in lots
+        if before["tiles"].get(lot) != now["tiles"].get(lot)
+        or before["markers"].get(lot) != now["markers"].get(lot)
+    )

@@ -1,4 +1,5 @@
-"""Admin for leagues: league admins (with staff access) run leagues and seasons here.
+"""Admin for leagues (staff): the league form is the site's choices and checks (no raw text
+or JSON for the game and its options); seasons are run here as on the site.
 Entries are edited inline while a season is a draft; starting and finishing a season are
 admin actions that call the services (so the games are created as any game is)."""
 
@@ -14,6 +15,7 @@ from django.utils.translation import ngettext
 
 from games.services.errors import ServiceError
 from leagues import services
+from leagues.forms import LeagueAdminForm
 from leagues.models import League, Membership, Season, SeasonEntry, SeasonGame
 
 
@@ -27,6 +29,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm  # the site's choices and checks (leagues/forms.py)
     list_display = ("name", "slug", "game_type", "open", "created_at")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}

@@ -65,6 +65,9 @@ class StandingLineSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     shared = serializers.BooleanField(help_text="Level with another player on the tie-breaks.")
     player = serializers.CharField()
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="The player's user id (their ratings: /ratings/players/<id>/)."
+    )
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     points = serializers.FloatField()
@@ -73,6 +76,9 @@ class StandingLineSerializer(serializers.Serializer[Any]):
 
 class RatingLineSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="The player's user id (their ratings: /ratings/players/<id>/)."
+    )
     ordinal = serializers.FloatField(help_text="mu - 3 sigma (OpenSkill, Plackett-Luce).")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()

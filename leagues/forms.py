@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import get_engine, slugs
 from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
+from leagues.models import League
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -166,3 +167,76 @@ class ToolForm(forms.Form):
         label=_("Substitute (name or email)"), required=False, max_length=254
     )
     bot = forms.CharField(label=_("Bot"), required=False, max_length=32)
+
+
+class LeagueAdminForm(forms.ModelForm):
+    """The Django admin's league form: the same choices and checks as :class:`LeagueForm`
+    (the game from the registry, its edition, seats per table in its range; no raw text or
+    JSON for the options), which judges the input; the admin adds the slug and the admins."""
+
+    game_type = forms.ChoiceField(label=_("Game"), choices=())
+    edition = forms.ChoiceField(label=_("Edition"), choices=())
+    players_per_game = forms.TypedChoiceField(label=_("Players per table"), coerce=int, choices=())
+
+    class Meta:
+        model = League
+        fields = [
+            "name",
+            "slug",
+            "description",
+            "game_type",
+            "edition",
+            "players_per_game",
+            "turn_hours",
+            "max_timeouts",
+            "vacation_days",
+            "open",
+            "admins",
+            "created_by",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        game_choices_now = game_choices()
+        for name in ("game_type", "edition", "players_per_game"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            if name == "game_type":
+                field.choices = game_choices_now
+            elif name == "edition":  # every game's editions; the check ties it to the game
+                field.choices = [
+                    (value, f"{game}: {label}")
+                    for slug, game in game_choices_now
+                    for value, label in edition_choices(slug)
+                ]
+            else:
+                field.choices = [(n, str(n)) for n in range(2, 7)]
+        if self.instance.pk:
+            key, _values = get_engine(self.instance.game_type).editions
+            self.initial.setdefault("edition", (self.instance.options or {}).get(key))
+            if self.instance.seasons.exists():  # its seasons' games are of that type
+                self.fields["game_type"].disabled = True
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        site = LeagueForm(
+            data={
+                "name": data.get("name", ""),
+                "description": data.get("description", ""),
+                "game_type": data.get("game_type", ""),
+                "edition": data.get("edition", ""),
+                "players_per_game": data.get("players_per_game", ""),
+                "turn_hours": data.get("turn_hours", ""),
+                "max_timeouts": data.get("max_timeouts", ""),
+                "vacation_days": data.get("vacation_days", ""),
+                "membership": "open" if data.get("open") else "approval",
+            },
+            game_type=data.get("game_type"),
+        )
+        if site.is_valid():
+            self.instance.options = site.options()
+        else:
+            for name, errors in site.errors.items():
+                for error in errors:
+                    self.add_error(name if name in self.fields else None, error)
+        return data

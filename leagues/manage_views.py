@@ -75,13 +75,8 @@ def create(request: HttpRequest) -> HttpResponse:
                 game_type=data["game_type"],
                 options=form.options(),
                 description=data["description"],
-                open=data["membership"] == "open",
+                **form.settings(),
             )
-            settings = form.settings()
-            settings.pop("open")
-            for name, value in settings.items():
-                setattr(league, name, value)
-            league.save()
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -398,6 +393,18 @@ def finish(request: HttpRequest, league: League, season: Season) -> HttpResponse
         _season_back(league, season),
         lambda: services.finish_season(season=season, by=request.user),
         _("The season is finished."),
+    )
+
+
+@_season_post
+def next_season(request: HttpRequest, league: League, season: Season) -> HttpResponse:
+    """The next season from a finished one: its players entered again, promoted or
+    relegated (``services.next_season``)."""
+    return _act(
+        request,
+        _season_back(league, season),
+        lambda: services.next_season(season=season, by=request.user),
+        _("The next season is open: its players are entered, promoted and relegated."),
     )
 
 

@@ -93,6 +93,7 @@ def standings(league: League, number: int | None) -> dict[str, Any]:
                 "position": line.position,
                 "shared": line.shared,
                 "player": _name(line.user),
+                "player_id": getattr(line.user, "pk", None),
                 "played": line.played,
                 "wins": line.wins,
                 "points": line.points,
@@ -103,6 +104,7 @@ def standings(league: League, number: int | None) -> dict[str, Any]:
         "ratings": [
             {
                 "player": _name(line.user),
+                "player_id": getattr(line.user, "pk", None),
                 "ordinal": line.ordinal,
                 "mu": line.mu,
                 "sigma": line.sigma,

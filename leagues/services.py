@@ -27,6 +27,7 @@ from games.services.errors import InvalidRequest, NotAllowed, NotFound, ServiceE
 from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
 from leagues import pairing, tables
 from leagues.models import League, Membership, Season, SeasonEntry, SeasonGame
+from leagues.selectors import season_standings
 
 MAX_ROUNDS = 10
 
@@ -160,8 +161,14 @@ def create_league(
     options: Mapping[str, Any] | None = None,
     description: str = "",
     open: bool = True,
+    players_per_game: int | None = None,
+    turn_hours: int = 72,
+    max_timeouts: int = 3,
+    vacation_days: int = 14,
 ) -> League:
-    """A league; its creator is its first admin (not a member: admins need not play)."""
+    """A league; its creator is its first admin (not a member: admins need not play). The
+    game settings are its seasons' defaults (``players_per_game`` not given: the engine's
+    fewest, at least 2), checked here like a season's, in one place for every door."""
     _require_signed_in(creator)
     name = (name or "").strip()
     if not name:
@@ -172,7 +179,13 @@ def create_league(
             _("cannot make an address from '%(name)s': give a slug") % {"name": name}
         )
     engine = _engine(game_type)
-    _check_options(game_type, options or {}, max(2, engine.min_players))
+    low, high = max(2, engine.min_players), min(6, engine.max_players)
+    players_per_game = low if players_per_game is None else players_per_game
+    _whole("players_per_game", players_per_game, low, high)
+    _whole("turn_hours", turn_hours, 1, MAX_TURN_HOURS)
+    _whole("max_timeouts", max_timeouts, 0, MAX_TIMEOUTS)
+    _whole("vacation_days", vacation_days, 0, MAX_VACATION_DAYS)
+    _check_options(game_type, options or {}, players_per_game)
     try:
         with transaction.atomic():
             league = League.objects.create(
@@ -183,6 +196,10 @@ def create_league(
                 description=description,
                 open=bool(open),
                 created_by=creator,
+                players_per_game=players_per_game,
+                turn_hours=turn_hours,
+                max_timeouts=max_timeouts,
+                vacation_days=vacation_days,
             )
             league.admins.add(creator)
     except IntegrityError:
@@ -426,3 +443,74 @@ def finish_season(*, season: Season | int, by: Any) -> Season:
 def _copy(target: Season, source: Season) -> None:
     for name in ("status", "pairing_seed", "started_at", "finished_at"):
         setattr(target, name, getattr(source, name))
+
+
+# -- promotion and relegation -----------------------------------------------------------------
+
+
+def moves_between_seasons(season: Season) -> dict[int, int]:
+    """Each entered player's division in the next season (a user id -> division): in every
+    division, the top ``season.movers`` of its table go up one (not from the first) and the
+    bottom ``movers`` go down one (not from the last). A division's table is the season's
+    standings of its players (points, wins, fewer games, then the player key: a tie at the
+    line is decided by the table's own order). A division smaller than twice the movers
+    moves nobody down that the same rule moved up: each player moves once at most."""
+    division_of = dict(season.entries.values_list("user_id", "division"))
+    order = [line.user.pk for line in season_standings(season=season) if line.user is not None]
+    nxt = dict(division_of)
+    for division in range(1, season.divisions + 1):
+        table = [pk for pk in order if division_of.get(pk) == division]
+        n = min(season.movers, len(table) // 2)
+        if n == 0:
+            continue
+        if division > 1:
+            for pk in table[:n]:
+                nxt[pk] = division - 1
+        if division < season.divisions:
+            for pk in table[-n:]:
+                nxt[pk] = division + 1
+    return nxt
+
+
+def next_season(*, season: Season | int, by: Any, name: str = "") -> Season:
+    """The league's next season, opened from a finished one: the same settings, and every
+    player of the finished season still a member entered again, promoted or relegated
+    (:func:`moves_between_seasons`). A draft as any other: players may withdraw, newcomers
+    enter (in the lowest division)."""
+    _require_signed_in(by)
+    pk = season.pk if isinstance(season, Season) else season
+    found = Season.objects.select_related("league").filter(pk=pk).first()
+    if found is None:
+        raise NotFound(_("there is no season #%(season)s") % {"season": pk}, season=pk)
+    _require_admin(found.league, by, "open_seasons")
+    if found.status != Season.Status.FINISHED:
+        raise SeasonStatusConflict(
+            _("%(season)s of %(league)s is %(status)s: the next season opens from a finished one")
+            % {
+                "season": found.title,
+                "league": found.league.name,
+                "status": found.get_status_display(),
+            },
+            status_now=found.status,
+        )
+    members = set(found.league.memberships.values_list("user_id", flat=True))
+    divisions = {pk: d for pk, d in moves_between_seasons(found).items() if pk in members}
+    with transaction.atomic():
+        opened = open_season(
+            league=found.league,
+            by=by,
+            name=name,
+            players_per_game=found.players_per_game,
+            rounds=found.rounds,
+            turn_hours=found.turn_hours,
+            max_timeouts=found.max_timeouts,
+            vacation_days=found.vacation_days,
+            smallest_table=found.smallest_table,
+            divisions=found.divisions,
+            movers=found.movers,
+        )
+        SeasonEntry.objects.bulk_create(
+            SeasonEntry(season=opened, user_id=pk, division=division)
+            for pk, division in sorted(divisions.items())
+        )
+    return opened

@@ -123,10 +123,11 @@ def _refusal(players: int, per_table: int, smallest: int) -> str:
 
 def season_plans(season: Any, entries: Sequence[Any]) -> list[Plan]:
     """One plan per division of ``season`` (``entries``: its SeasonEntry rows), in
-    division order; a division nobody is in is left out."""
+    division order; a division nobody is in is left out (a first season of several
+    divisions has everyone in the lowest), but for the first when nobody entered at all."""
     out = []
     for division in range(1, season.divisions + 1):
         count = sum(1 for e in entries if e.division == division)
-        if count or division == 1:
+        if count or (division == 1 and not entries):
             out.append(plan(count, season.players_per_game, season.smallest_table))
     return out

@@ -33,4 +33,5 @@ urlpatterns = [
     path("<slug:slug>/seasons/<int:number>/entries/", m.enter_player, name="enter_player"),
     path("<slug:slug>/seasons/<int:number>/start/", m.start, name="start"),
     path("<slug:slug>/seasons/<int:number>/finish/", m.finish, name="finish"),
+    path("<slug:slug>/seasons/<int:number>/next/", m.next_season, name="next_season"),
 ]

@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -39,6 +40,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "rest_framework",
     "knox",
     "drf_spectacular",
@@ -145,7 +147,14 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "send-reminders": {"task": "notifications.tasks.send_reminders", "schedule": 300.0},
+    # Each player's digest at their hour: every hour on the hour (a missed tick catches up).
+    "send-digests": {
+        "task": "notifications.tasks.send_digests",
+        "schedule": crontab(minute="0"),
+        "options": {"expires": 3000},
+    },
     "send-league-mail": {"task": "leagues.tasks.send_league_mail", "schedule": 60.0},
+    "deliver-webhooks": {"task": "notifications.tasks.deliver_webhooks", "schedule": 30.0},
     "send-due-email": {
         "task": "notifications.tasks.send_due",
         "schedule": NOTIFICATIONS_RESEND_EVERY_SECONDS,

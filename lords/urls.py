@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/profile/", include("accounts.api_urls")),  # (the same)
     path("api/v1/", include("games.api.urls")),
     path("leagues/", include("leagues.urls")),
+    path("ratings/", include("leagues.rating_urls")),
     path("notifications/", include("notifications.urls")),
     # The inbound email webhook (notifications): Postmark's view refuses a bad payload with
     # a 400 (notifications/webhooks.py); anymail's own URLs for the rest.

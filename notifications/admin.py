@@ -1,14 +1,21 @@
 from django.contrib import admin
 
-from notifications.models import EmailPreference, Notification
+from notifications.models import EmailPreference, GameMute, Notification
 
 
 @admin.register(EmailPreference)
 class EmailPreferenceAdmin(admin.ModelAdmin):
-    list_display = ["user", "turn_emails", "reminders", "unsubscribed_at", "updated_at"]
-    list_filter = ["turn_emails", "reminders"]
+    list_display = ["user", "turn_emails", "digest", "reminders", "unsubscribed_at", "updated_at"]
+    list_filter = ["turn_emails", "digest", "reminders"]
     search_fields = ["user__email", "user__display_name"]
     raw_id_fields = ["user"]
+
+
+@admin.register(GameMute)
+class GameMuteAdmin(admin.ModelAdmin):
+    list_display = ["user", "game", "created_at"]
+    search_fields = ["user__email"]
+    raw_id_fields = ["user", "game"]
 
 
 @admin.register(Notification)

@@ -14,3 +14,12 @@ class NotificationsConfig(AppConfig):
         moves_committed.connect(notify_players, dispatch_uid="notifications.notify_players")
         table_changed.connect(tell_table, dispatch_uid="notifications.tell_table")
         inbound.connect(receive_inbound, dispatch_uid="notifications.receive_inbound")
+
+        from accounts.api import PROFILE_PARTS
+        from notifications.profile_api import part
+
+        PROFILE_PARTS["email_choices"] = part()  # (issue 13: the email choices in /me/)
+
+        from notifications.outbound import kick
+
+        moves_committed.connect(kick, dispatch_uid="notifications.kick_webhooks")

@@ -45,6 +45,7 @@ from games.services.moves import (
     split_text,
     submit_command,
 )
+from notifications import talk_lines
 from notifications.addresses import parse_reply_address
 from notifications.emails import render_email, thread_root
 from notifications.models import Notification
@@ -210,6 +211,17 @@ def receive(raw: bytes | Message) -> Outcome:
     if why:
         log.info("inbound %s ignored: %s", message_id(message) or "(no id)", why)
         return Outcome("ignored", why)
+    from notifications import digest_reply  # (it uses this module's answer helpers)
+
+    digest_user = digest_reply.addressed_user(message, recipients(message))
+    if digest_user is not None:  # a reply to the daily digest: several games at once
+        key, sender = idempotency_key(message), sender_address(message)
+        return digest_reply.handle(message, digest_user, key, sender, message_id(message))
+    from notifications import offer_reply  # (it uses this module's answer helpers)
+
+    offered = offer_reply.addressed_offer(message)
+    if offered is not None:  # a reply to a trade offer's email (issue 11)
+        return offer_reply.handle(message, *offered)
     found = addressed_seat(message)
     if found is None:
         log.warning("inbound %s ignored: no valid reply address", message_id(message))
@@ -261,10 +273,16 @@ def _handle(message: EmailMessage, seat: Seat) -> Outcome:
     asked = resignation(reply_lines(body_text(message)), seat.game_id)
     if asked is not None:  # "resign game <n>" (notifications.resigning)
         return _resign(message, seat, notice, reply_lines(body_text(message))[:1], asked)
+    # Table talk first ("say: ...", "to Bob: ...": notifications.talk_lines), whatever
+    # becomes of the commands; the other lines are read as commands.
+    said, lines = talk_lines.split(own_lines(body_text(message)))
+    spoken = talk_lines.post(seat, said, key)
     try:
-        reading = read_reply(own_lines(body_text(message)), engine_for(seat.game))
+        reading = read_reply(lines, engine_for(seat.game))
     except ServiceError as exc:  # the game's engine is not available
         return _refused(message, seat, notice, reply_lines(body_text(message)), exc.message)
+    if not reading.commands and spoken:
+        return _said(message, seat, notice, spoken, reading.ignored)
     if not reading.commands:
         # Nothing to play: its lines are shown as received, with why none is a command.
         return _refused(message, seat, notice, reading.ignored, _no_command(reading))
@@ -277,8 +295,10 @@ def _handle(message: EmailMessage, seat: Seat) -> Outcome:
             idempotency_key=key,
         )
     except ServiceError as exc:
-        return _refused(message, seat, notice, reading.commands, exc.message, reading.ignored)
-    return _played(message, seat, notice, reading, result)
+        return _refused(
+            message, seat, notice, reading.commands, exc.message, reading.ignored, spoken
+        )
+    return _played(message, seat, notice, reading, result, spoken)
 
 
 @dataclass(frozen=True)
@@ -377,16 +397,40 @@ def _refused(
     lines: list[str],
     error: str,
     ignored: list[str] | None = None,
+    spoken: talk_lines.Talk | None = None,
 ) -> Outcome:
     ignored = ignored or []
-    context = {"error": error, "received": lines, "ignored": ignored}
+    context = {"error": error, "received": lines, "ignored": ignored, **_talk(spoken)}
     verdict = {"status": "refused", "error": error, "received": lines, "ignored": ignored}
     answered = _answer(message, seat, notice, "answer_refused", context, verdict)
     return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
 
 
+def _talk(spoken: talk_lines.Talk | None) -> dict[str, list[str]]:
+    """The answer's account of the reply's messages: posted, and refused with why."""
+    if spoken is None:
+        return {"said": [], "said_refused": []}
+    return {"said": spoken.posted, "said_refused": spoken.refused}
+
+
+def _said(
+    message: EmailMessage, seat: Seat, notice: Notice, spoken: talk_lines.Talk, ignored: list[str]
+) -> Outcome:
+    """A reply of messages only (no command): posted, and the player told what was."""
+    context = {"ignored": ignored, **_talk(spoken)}
+    answered = _answer(message, seat, notice, "answer_said", context, {"status": "said"})
+    status = "said" if spoken.posted else "refused"
+    reason = "; ".join(spoken.refused)
+    return Outcome(status, reason, seat.game_id, seat.pk, tuple(spoken.posted), (), answered)
+
+
 def _played(
-    message: EmailMessage, seat: Seat, notice: Notice, reading: Reading, result: MoveResult
+    message: EmailMessage,
+    seat: Seat,
+    notice: Notice,
+    reading: Reading,
+    result: MoveResult,
+    spoken: talk_lines.Talk | None = None,
 ) -> Outcome:
     answer = selectors.submission_answer(result=result, user=seat.user)
     seats = list(Seat.objects.filter(game_id=seat.game_id).select_related("user"))
@@ -402,6 +446,7 @@ def _played(
         "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],
         "replayed": result.replayed,
         "ignored": reading.ignored,
+        **_talk(spoken),
         **_still_yours(seat, answer),
     }
     answered = _answer(message, seat, notice, "answer_played", context, {"status": "played"})

@@ -19,10 +19,63 @@ class EmailPreference(models.Model):
     unsubscribed_at = models.DateTimeField(
         null=True, blank=True, help_text="When the unsubscribe link turned everything off."
     )
+    # Issue 13: how the 'your turn' news comes (docs/decisions/0017-email-choices-and-digest.md).
+    digest = models.BooleanField(
+        default=False,
+        help_text="With turn_emails on: one daily digest of the games waiting on the player "
+        "instead of an email per turn.",
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        default=8, help_text="The hour (0-23, in the player's zone) the digest is sent."
+    )
+    digest_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The next digest moment in UTC (set while the digest is on): the hourly run "
+        "reads only the rows due, through an index, however many players there are.",
+    )
+    quiet_from = models.TimeField(
+        null=True, blank=True, help_text="Quiet hours start (the player's zone): nothing sent."
+    )
+    quiet_until = models.TimeField(
+        null=True, blank=True, help_text="Quiet hours end: what waited is sent then."
+    )
+    remind_before = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Reminder lead times in hours before a deadline, largest first (empty: "
+        "the server's NOTIFICATIONS_REMIND_BEFORE_HOURS).",
+    )
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["digest_at"],
+                name="email_digest_due",
+                condition=models.Q(digest_at__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"email preferences of {self.user}"
+
+
+class GameMute(models.Model):
+    """A game the player muted: no email about it (nor in the digest) until unmuted. The
+    answers to their own replies still come: they asked."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="muted_games"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="mutes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_mute_once")]
+
+    def __str__(self) -> str:
+        return f"game #{self.game_id} muted by {self.user_id}"
 
 
 class Notification(models.Model):
@@ -43,16 +96,32 @@ class Notification(models.Model):
         JOINED = "joined", "a player joined"  # key: "seat<pk of the new seat>"
         LEFT = "left", "a player left"  # key: "seat<pk of the seat given up>"
         STARTED = "started", "the game started"  # key: "start"
+        # Game-less rows (issue 13): the daily digest, and the answer to a reply to it.
+        DIGEST = "digest", "daily digest"  # key: "d<local date>"
+        DIGEST_ANSWER = "digest_answer", "answer to a reply to the digest"  # key: as ANSWER
+        # Trade offers (issue 11, notifications/offers.py): key "o<offer>-<event>[-<seat>]".
+        OFFER = "offer", "a trade offer to answer"
+        OFFER_ANSWER = "offer_answer", "an answer to the player's trade offer"
+        OFFER_CLOSED = "offer_closed", "a trade offer executed, failed, declined or expired"
 
     class Status(models.TextChoices):
         SENDING = "sending", "sending"
         SENT = "sent", "sent"
         FAILED = "failed", "failed"
+        # Stored and held through the recipient's quiet hours: due_at is their end.
+        WAITING = "waiting", "waiting for the end of quiet hours"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
+        help_text="Empty for the emails about no one game (the digest and its answers).",
+    )
     seat = models.ForeignKey(
         "games.Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -95,6 +164,12 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "game", "kind", "key"], name="notification_once"
+            ),
+            # (NULLs are distinct in the constraint above: the game-less emails have theirs.)
+            models.UniqueConstraint(
+                fields=["user", "kind", "key"],
+                condition=models.Q(game__isnull=True),
+                name="notification_once_without_game",
             ),
         ]
         indexes = [

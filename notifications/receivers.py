@@ -33,6 +33,12 @@ def tell_table(sender: Any, *, game_id: int, change: str, **ids: int) -> None:
         table.tell_table(
             game_id=game_id, change=change, user_id=ids["user_id"], seat_id=ids["seat_id"]
         )
+    elif change == "offer":  # a trade offer's news (issue 11: notifications.offers)
+        from notifications import offers
+
+        offers.tell(
+            game_id=game_id, offer_id=int(ids["offer_id"]), event=str(ids["event"]), by=ids["by"]
+        )
 
 
 def receive_inbound(sender: Any, *, event: Any, esp_name: str, **kwargs: Any) -> None:

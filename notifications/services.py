@@ -28,9 +28,12 @@ from django.utils.translation import gettext, ngettext
 
 from games import selectors
 from games.models import Game, Move, Seat
-from games.services.moves import engine_for
+from games.services import talk
+from games.services.clock import clock_sentence
+from games.services.moves import engine_for, seat_label
+from notifications.choices import MAX_LEAD_HOURS, lead_times, muted_users, next_digest, quiet_end
 from notifications.emails import render_email
-from notifications.models import EmailPreference, Notification
+from notifications.models import EmailPreference, GameMute, Notification
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +65,49 @@ def wants(user: Any, kind: str) -> bool:
     if not user.is_active or not user.email:
         return False
     pref = preference(user)
-    return pref.reminders if kind == Kind.REMINDER else pref.turn_emails
+    if kind == Kind.REMINDER:
+        return pref.reminders
+    if kind == Kind.TURN and pref.digest:  # (their turns wait for the daily digest)
+        return False
+    return pref.turn_emails
 
 
-def set_preferences(*, user: Any, turn_emails: bool, reminders: bool) -> EmailPreference:
-    """Save the user's choices about game email (the settings page)."""
-    pref, _created = EmailPreference.objects.update_or_create(
-        user=user, defaults={"turn_emails": turn_emails, "reminders": reminders}
+def set_preferences(
+    *, user: Any, turn_emails: bool, reminders: bool, **choices: Any
+) -> EmailPreference:
+    """Save the user's choices about game email (the settings page, the profile API).
+
+    ``choices`` (issue 13, all optional): ``digest``, ``digest_hour``, ``quiet_from``,
+    ``quiet_until``, ``remind_before`` (hours) and ``muted`` (game ids: the whole set of
+    muted games). The next digest moment is set here, in the user's zone, so the hourly run
+    reads only the players due."""
+    known = {"digest", "digest_hour", "quiet_from", "quiet_until", "remind_before"}
+    defaults = {"turn_emails": turn_emails, "reminders": reminders}
+    defaults.update({k: v for k, v in choices.items() if k in known})
+    pref, _created = EmailPreference.objects.update_or_create(user=user, defaults=defaults)
+    digest_at = (
+        next_digest(pref.digest_hour, user.time_zone, timezone.now())
+        if pref.digest and pref.turn_emails
+        else None
     )
+    if digest_at != pref.digest_at:
+        EmailPreference.objects.filter(pk=pref.pk).update(digest_at=digest_at)
+        pref.digest_at = digest_at
+    if "muted" in choices:
+        set_muted(user=user, game_ids=set(choices["muted"]))
     return pref
+
+
+def muted_games(user: Any) -> list[Game]:
+    """The games the user muted (newest first): the settings page names them."""
+    return list(Game.objects.filter(mutes__user=user).order_by("-pk"))
+
+
+def set_muted(*, user: Any, game_ids: set[int]) -> None:
+    """Mute exactly these games for the user (unmute the others)."""
+    GameMute.objects.filter(user=user).exclude(game_id__in=game_ids).delete()
+    have = set(GameMute.objects.filter(user=user).values_list("game_id", flat=True))
+    GameMute.objects.bulk_create([GameMute(user=user, game_id=g) for g in game_ids - have])
 
 
 def unsubscribe(*, user_id: int) -> bool:
@@ -81,7 +118,12 @@ def unsubscribe(*, user_id: int) -> bool:
         return False
     EmailPreference.objects.update_or_create(
         user_id=user_id,
-        defaults={"turn_emails": False, "reminders": False, "unsubscribed_at": timezone.now()},
+        defaults={
+            "turn_emails": False,
+            "reminders": False,
+            "digest_at": None,  # (no digest either)
+            "unsubscribed_at": timezone.now(),
+        },
     )
     return True
 
@@ -104,8 +146,9 @@ TURN_BEGINS = {"lords-of-vegas": "turn", "vegas": "roll"}
 """The event that starts a seat's turn in each engine (``{"type": ..., "seat": order}``):
 Lords of Vegas logs "turn", Vegas rolls the active seat's dice at the start of each turn."""
 
-TOLD = (Notification.Status.SENT, Notification.Status.SENDING)
-"""A 'your turn' row in these states told the player (a ``failed`` one told nobody)."""
+TOLD = (Notification.Status.SENT, Notification.Status.SENDING, Notification.Status.WAITING)
+"""A 'your turn' row in these states told the player (a ``failed`` one told nobody; a
+``waiting`` one tells them when their quiet hours end)."""
 
 
 def _own(move: Mapping[str, Any], seat: Seat) -> bool:
@@ -207,33 +250,59 @@ def notify_game(*, game_id: int) -> int:
 
 
 def reminder_window(game: Game) -> timedelta:
+    """The server's default reminder window for a game (a player who chose no lead time)."""
     hours = min(float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS), game.turn_hours / 2)
     return timedelta(hours=hours)
 
 
+def reminder_lead(game: Game, leads: list[float], left: timedelta) -> float | None:
+    """The player's lead time (hours) whose reminder is due with ``left`` until the
+    deadline: the smallest one already reached (two reached at once send one reminder),
+    among those no longer than half the turn (a reminder right after the 'your turn' email
+    would say nothing new); None: none yet."""
+    fitting = [lead for lead in leads if lead <= game.turn_hours / 2] or [game.turn_hours / 2]
+    reached = [lead for lead in fitting if left <= timedelta(hours=lead)]
+    return min(reached) if reached else None
+
+
 def send_reminders(*, now: datetime | None = None) -> int:
-    """One reminder per deadline (key: the game version and the deadline, so a deadline the
-    timeout sweep pushed back for a vacation, without a new version, gets its own) to every
-    person the game waits on, once the deadline is nearer than the reminder window.
-    A failed one is retried by :func:`send_due`."""
+    """Reminders at each player's lead times (``EmailPreference.remind_before``, else the
+    server's ``NOTIFICATIONS_REMIND_BEFORE_HOURS``): one per deadline and lead time (key:
+    the game version, the deadline, the lead; a deadline the timeout sweep pushed back for
+    a vacation, without a new version, gets its own) to every person the game waits on.
+    The query reads the seats waiting on a deadline nearer than the longest lead allowed
+    (a week: most waiting seats, each with its game and choices, every 5 minutes; see
+    docs/decisions/0017). A failed one is retried by :func:`send_due`."""
     now = now or timezone.now()
-    longest = timedelta(hours=float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS))
-    due = Game.objects.filter(
-        status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + longest
-    ).order_by("deadline")
-    sent = 0
-    for game in due:
+    longest = timedelta(
+        hours=max(MAX_LEAD_HOURS, float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS))
+    )
+    waiting = (
+        Seat.objects.filter(
+            to_act=True,
+            game__status=Game.Status.ACTIVE,
+            game__deadline__gt=now,
+            game__deadline__lte=now + longest,
+        )
+        .select_related("game", "user", "user__email_preference")
+        .order_by("game__deadline", "game_id")
+    )
+    by_game: dict[int, list[Notice]] = {}
+    games: dict[int, Game] = {}
+    for seat in waiting:
+        game = seat.game
         assert game.deadline is not None
-        if game.deadline - now > reminder_window(game):
+        if not _playing(seat) or not wants(seat.user, Kind.REMINDER):
             continue
-        seats = _seats(game)
-        key = f"v{game.version}-{int(game.deadline.timestamp())}"
-        notices = [
-            Notice(s, Kind.REMINDER, key)
-            for s in seats
-            if s.to_act and _playing(s) and wants(s.user, Kind.REMINDER)
-        ]
-        sent += deliver(game, seats, notices)
+        lead = reminder_lead(game, lead_times(preference(seat.user)), game.deadline - now)
+        if lead is None:
+            continue
+        key = f"v{game.version}-{int(game.deadline.timestamp())}-{lead:g}"
+        games[game.pk] = game
+        by_game.setdefault(game.pk, []).append(Notice(seat, Kind.REMINDER, key[:32]))
+    sent = 0
+    for game_id, notices in by_game.items():
+        sent += deliver(games[game_id], _seats(games[game_id]), notices)
     return sent
 
 
@@ -363,9 +432,13 @@ def failed(note: Notification, exc: Exception) -> None:
 
 def deliver(game: Game, seats: list[Seat], notices: list[Notice]) -> int:
     """Claim, compose, store and send each notice; how many were sent. A failure marks its
-    row for :func:`send_due` and does not stop the others."""
+    row for :func:`send_due` and does not stop the others. A muted game sends nothing; a
+    notice in its recipient's quiet hours is stored and waits for their end (:func:`hold`)."""
     sent = 0
+    muted = muted_users(game.pk) if notices else set()
     for notice in notices:
+        if notice.seat.user_id in muted:
+            continue
         note = claim(game, notice)
         if note is None:
             continue
@@ -376,15 +449,34 @@ def deliver(game: Game, seats: list[Seat], notices: list[Notice]) -> int:
                 log.exception("%s email for game #%s not composed", notice.kind, game.pk)
                 failed(note, exc)
                 continue
+        if hold(note, notice.seat.user):
+            continue
         sent += send_stored(note)
     return sent
+
+
+def hold(note: Notification, user: Any, now: datetime | None = None) -> bool:
+    """Keep a stored email until the end of the recipient's quiet hours, if it is within
+    them: ``waiting``, due then (:func:`send_due` sends it). True: held. An answer to the
+    player's own reply is never held (they are awake: they just wrote)."""
+    if note.kind in (Kind.ANSWER, Kind.DIGEST_ANSWER) or user is None:
+        return False
+    until = quiet_end(preference(user), user.time_zone, now or timezone.now())
+    if until is None:
+        return False
+    Notification.objects.filter(pk=note.pk).update(status=Notification.Status.WAITING, due_at=until)
+    return True
 
 
 def send_due(*, now: datetime | None = None, batch: int = 100) -> int:
     """Send again every email whose retry is due or whose sender's lease lapsed (the
     periodic task); how many were sent. Each row is taken back by one caller only."""
     now = now or timezone.now()
-    waiting = Q(status=Notification.Status.FAILED) | Q(status=Notification.Status.SENDING)
+    waiting = (
+        Q(status=Notification.Status.FAILED)
+        | Q(status=Notification.Status.SENDING)
+        | Q(status=Notification.Status.WAITING)  # (quiet hours over)
+    )
     due = list(
         Notification.objects.filter(waiting, due_at__lte=now)
         .order_by("due_at")
@@ -403,7 +495,13 @@ def send_due(*, now: datetime | None = None, batch: int = 100) -> int:
 
 def _compose_again(note: Notification) -> bool:
     """A row whose sender died before its email was stored: compose it now (nothing was
-    sent). An answer to a reply cannot be: the reply's redelivery answers it."""
+    sent). An answer to a reply cannot be: the reply's redelivery answers it; nor can an
+    email about no one game (the digest: its next run tells the player)."""
+    if note.game is None:
+        Notification.objects.filter(pk=note.pk).update(
+            status=Notification.Status.FAILED, due_at=None, error="nothing stored to resend"
+        )
+        return False
     seats = _seats(note.game)
     seat = next((s for s in seats if s.pk == note.seat_id), None)
     if note.kind == Kind.ANSWER or seat is None:
@@ -449,6 +547,7 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
     last move on, which may be the one that ended the game), what the server played for
     them when they missed a deadline, forfeits, their commands."""
     user = seat.user
+    engine = engine_for(game)
     view = selectors.game_view(game=game, user=user)
     legal = [c["text"] for c in view["legal_commands"]]
     others = [s.name for s in seats if s.pk != seat.pk]
@@ -456,28 +555,50 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
     events, omitted = _events_since(game, seats, seat, user, last, kind == Kind.GAME_OVER)
     return {
         "game": game,
-        "game_name": engine_for(game).name,
+        "game_name": engine.name,
         "name": seat.name,
         "others": others,
         "players": [
-            {"colour": s.colour, "name": s.name, "you": s.pk == seat.pk, "bot": s.is_bot}
+            {
+                "colour": str(engine.colour_name(s.colour)) if s.colour else "",
+                "name": s.name,
+                "you": s.pk == seat.pk,
+                "bot": s.is_bot,
+            }
             for s in seats
         ],
         "waiting_on": [s.name for s in seats if s.order in view["to_act"] and s.pk != seat.pk],
         "deadline": game.deadline,
+        "clock": clock_sentence(game, seat),
         "events": events,
         "final": kind == Kind.GAME_OVER,
         "first": last is None,
         "events_omitted": omitted,
         "missed": _missed(game, seat, last),
         "board": view["text"],
+        "changed_lots": []
+        if kind == Kind.GAME_OVER
+        else selectors.changed_lots(game=game, user=user),
         "commands": legal[:COMMANDS_SHOWN],
         "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
         "example": legal[0] if legal else "",
         "placings": _placings(game, seats, seat),
         "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
         "you_won": seat.order in (game.outcome or {}).get("winners", []),
+        "said": _said(game, seat, last),
     }
+
+
+def _said(game: Game, seat: Seat, last: int | None) -> list[dict[str, Any]]:
+    """What the others said to the player since their last own move (table talk, issue 11:
+    to the table or privately to them; muted players and hidden messages left out)."""
+    since = None
+    if last is not None:
+        since = Move.objects.filter(game=game, seq=last).values_list("created_at", flat=True)[0]
+    return [
+        {"who": seat_label(m.author), "private": m.to_id is not None, "text": m.text}
+        for m in talk.said_since(seat, since)
+    ]
 
 
 def _last_own_move(game: Game, seat: Seat) -> int | None:
@@ -523,6 +644,8 @@ def _events_since(
     by_order = {s.order: s for s in seats}
     sentences = []
     for m in moves:
+        if m.get("credit"):  # a trade: who proposed it, who accepted it (issue 11)
+            sentences.append(m["credit"])
         for event, sentence in zip(m["events"], m["described"], strict=False):
             if isinstance(event, dict) and event.get("reason") == "timeouts":
                 forfeiter = by_order.get(event["seat"]) if "seat" in event else None

@@ -117,6 +117,8 @@ def _started_email(game: Game, seats: list[Seat], notice: Notice) -> Any:
 
 
 def _send(game: Game, notice: Notice, compose: Any) -> int:
+    if notice.seat.user_id in services.muted_users(game.pk):  # (issue 13: a muted game)
+        return 0
     note = services.claim(game, notice)
     if note is None:
         return 0
@@ -127,6 +129,8 @@ def _send(game: Game, notice: Notice, compose: Any) -> int:
             log.exception("%s email for game #%s not composed", notice.kind, game.pk)
             services.failed(note, exc)
             return 0
+    if services.hold(note, notice.seat.user):  # (issue 13: quiet hours: it waits)
+        return 0
     return int(services.send_stored(note))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from notifications import services, table
+from notifications import digest, services, table
 
 
 @shared_task(ignore_result=True)
@@ -23,3 +23,18 @@ def send_reminders() -> int:
 def send_due() -> int:
     """Beat, every 30 seconds: the emails whose retry is due or whose lease lapsed."""
     return services.send_due() + table.send_due_invitations()
+
+
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    """Beat, every hour on the hour: the daily digests of the players whose hour it is."""
+    return digest.run_digests()
+
+
+@shared_task(ignore_result=True)
+def deliver_webhooks() -> int:
+    """Beat, every 30 seconds (and kicked when moves are announced): the players' outbound
+    webhooks, with their backoff (notifications/outbound.py)."""
+    from notifications.outbound import deliver_due
+
+    return deliver_due()

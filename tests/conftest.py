@@ -20,6 +20,16 @@ def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_language_left_active() -> Any:
+    """A request may leave its reader's language active in the thread (a server's next
+    request activates its own; a test's next test would not): each test starts without."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., User]:
     """``make_user("ada")`` -> ada@example.org (created once)."""

@@ -28,18 +28,19 @@ def _hidden(page: str, name: str) -> str:
 
 
 def _web_move(browser: Client, game_id: int) -> str:
-    """Read the page as a browser does and press the first legal command's button."""
+    """Read the page as a browser does, press the first legal command's button, then say
+    yes on the confirm step."""
     page = browser.get(f"/games/{game_id}/").content.decode()
     choice = _hidden(page, "choice")
-    response = browser.post(
-        f"/games/{game_id}/",
-        {
-            "expected_version": _hidden(page, "expected_version"),
-            "idempotency_key": _hidden(page, "idempotency_key"),
-            "choice": choice,
-            "text": "",
-        },
-    )
+    form = {
+        "expected_version": _hidden(page, "expected_version"),
+        "idempotency_key": _hidden(page, "idempotency_key"),
+        "choice": choice,
+        "text": "",
+    }
+    asked = browser.post(f"/games/{game_id}/", form)
+    assert asked.status_code == 200 and "cannot be taken back" in asked.content.decode()
+    response = browser.post(f"/games/{game_id}/", {**form, "confirmed": "on"})
     assert response.status_code == 302, response.content.decode()[-2000:]
     return choice
 

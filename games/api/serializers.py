@@ -105,6 +105,49 @@ class CommandField(serializers.Field):
 # -- input -----------------------------------------------------------------------------------
 
 
+class ClockSettingsSerializer(serializers.Serializer[Any]):
+    """The clock asked for at create (checked again, with the same messages, by the
+    service: games/services/clock.py ``check_clock``)."""
+
+    kind = serializers.ChoiceField(
+        choices=["fixed", "bank"],
+        default="fixed",
+        help_text="fixed: turn_hours per turn; bank: a time bank per player with an increment.",
+    )
+    bank_hours = serializers.IntegerField(
+        required=False, min_value=1, max_value=720, help_text="Bank: each player's time at first."
+    )
+    increment_hours = serializers.IntegerField(
+        required=False, min_value=1, max_value=720, help_text="Bank: added per finished turn."
+    )
+    cap_hours = serializers.IntegerField(
+        required=False, min_value=1, max_value=720, help_text="Bank: the increment stops here."
+    )
+    weekend_pause = serializers.BooleanField(
+        default=False, help_text="The clock stops over each player's weekend, in their zone."
+    )
+
+
+class BankSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    hours = serializers.FloatField(help_text="The seat's bank when the current wait started.")
+
+
+class ClockSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["fixed", "bank"])
+    turn_hours = serializers.IntegerField(help_text="Fixed clock: time per turn.")
+    bank_hours = serializers.IntegerField(required=False)
+    increment_hours = serializers.IntegerField(required=False)
+    cap_hours = serializers.IntegerField(required=False)
+    weekend_pause = serializers.BooleanField()
+    paused = serializers.BooleanField(help_text="No deadline runs.")
+    paused_by_players = serializers.BooleanField(help_text="Any player may end this pause.")
+    pause_votes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats asking for a pause (all: it pauses)."
+    )
+    banks = BankSerializer(many=True)
+
+
 class GameCreateSerializer(serializers.Serializer[Any]):
     game_type = serializers.ChoiceField(choices=registry.slugs(), help_text="A game type slug.")
     options = serializers.DictField(
@@ -122,6 +165,9 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     private = serializers.BooleanField(
         default=False, help_text="Private games are joined by invitation only."
     )
+    rated = serializers.BooleanField(
+        default=True, help_text="Its result counts towards the players' ratings for this game."
+    )
     max_timeouts = serializers.IntegerField(
         min_value=0,
         max_value=20,
@@ -135,6 +181,9 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         default=14,
         help_text="How many days in all the game waits for each player who is away "
         "(their profile's away_until); 0: it never waits.",
+    )
+    clock = ClockSettingsSerializer(
+        required=False, help_text="A fixed time per turn (default) or a time bank."
     )
 
 
@@ -309,6 +358,7 @@ class _GameBaseSerializer(serializers.Serializer[Any]):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
+    clock = ClockSerializer()
     seats = SeatSerializer(many=True)
     your_seat = serializers.IntegerField(allow_null=True, help_text="Null: not seated.")
     your_turn = serializers.BooleanField(help_text="The game waits on you.")
@@ -351,6 +401,11 @@ class MoveSerializer(serializers.Serializer[Any]):
     events = serializers.ListField(child=serializers.DictField())
     described = serializers.ListField(
         child=serializers.CharField(), help_text="Each event as a sentence."
+    )
+    credit = serializers.CharField(
+        required=False,
+        help_text="In the move log, for an executed trade: who proposed it and who accepted "
+        'it ("Trade offer #4: proposed by Ada, accepted by Bob and Cy."); else "".',
     )
     created_at = serializers.DateTimeField()
 

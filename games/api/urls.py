@@ -9,7 +9,7 @@ from django.urls import URLPattern, URLResolver, path, re_path
 from rest_framework.routers import SimpleRouter
 
 from accounts import api as accounts_api
-from games.api import views
+from games.api import stream, talk, views, webhooks
 from games.api.errors import not_found_view
 
 app_name = "api"
@@ -18,9 +18,19 @@ router = SimpleRouter(use_regex_path=False)
 router.register("game-types", views.GameTypeViewSet, basename="game-type")
 router.register("games", views.GameViewSet, basename="game")
 router.register("games/<int:game_id>/trades", views.TradeOfferViewSet, basename="trade")
+router.register("games/<int:game_id>/chat", talk.ChatViewSet, basename="chat")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     *router.urls,
+    # One resource, not a collection (a router's "list" would be described as an array).
+    path(
+        "games/<int:game_id>/notes/",
+        talk.NoteViewSet.as_view({"get": "read", "post": "write"}),
+        name="notes",
+    ),
+    path("events/", stream.EventStreamView.as_view(), name="events"),
+    path("webhooks/", webhooks.WebhookListView.as_view(), name="webhooks"),
+    path("webhooks/<int:hook_id>/", webhooks.WebhookDetailView.as_view(), name="webhook"),
     path("me/", accounts_api.ProfileView.as_view(), name="me"),
     path("tokens/", accounts_api.TokenListCreateView.as_view(), name="tokens"),
     path("tokens/<str:token_key>/", accounts_api.TokenDetailView.as_view(), name="token"),

@@ -51,6 +51,7 @@ from games.api.serializers import (
 )
 from games.engines import registry
 from games.models import Game
+from games.services import tools
 
 CREATED = status.HTTP_201_CREATED
 GAME = {200: GameViewSerializer}
@@ -185,6 +186,33 @@ class GameViewSet(ApiViewSet):
     def resign(self, request: Request, game_id: int) -> Response:
         game = lookups.visible_game(game_id, request.user)
         services.resign(game=game, user=request.user)
+        return self.game_answer(game, request)
+
+    @operation(
+        "games_pause",
+        "Ask for a pause: once every player has asked, the clock stops",
+        GAME,
+        request=None,
+    )
+    @action(detail=True, methods=["post"])
+    def pause(self, request: Request, game_id: int) -> Response:
+        game = lookups.visible_game(game_id, request.user)
+        tools.vote_pause(game=game, by=request.user)
+        return self.game_answer(game, request)
+
+    @operation(
+        "games_unpause",
+        "Take back your pause vote, or end a pause the players agreed to",
+        GAME,
+        request=None,
+    )
+    @action(detail=True, methods=["post"])
+    def unpause(self, request: Request, game_id: int) -> Response:
+        game = lookups.visible_game(game_id, request.user)
+        if game.paused_at is not None:
+            tools.end_players_pause(game=game, by=request.user)
+        else:
+            tools.withdraw_pause_vote(game=game, by=request.user)
         return self.game_answer(game, request)
 
     @operation(

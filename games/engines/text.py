@@ -33,13 +33,35 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
     return singular if count == 1 else plural
 
 
-_translator: dict[str, Any] = {"gettext": _english, "ngettext": _english_plural}
+def _english_number(value: int) -> str:
+    return f"{value:,}"
 
 
-def install_translator(gettext: Gettext, ngettext: Ngettext) -> None:
-    """Render every Text through these from now on (the platform's catalogs)."""
+_translator: dict[str, Any] = {
+    "gettext": _english,
+    "ngettext": _english_plural,
+    "number": _english_number,
+}
+
+
+def install_translator(
+    gettext: Gettext, ngettext: Ngettext, number: Callable[[int], str] | None = None
+) -> None:
+    """Render every Text through these from now on (the platform's catalogs, and its way of
+    writing a number in the active language: ``50,000``, ``50 000``, ``50.000``)."""
     _translator["gettext"] = gettext
     _translator["ngettext"] = ngettext
+    _translator["number"] = number or _english_number
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number written as the reader's language writes it (grouped thousands)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return str(_translator["number"](self.value))
 
 
 @dataclass(frozen=True)
@@ -84,7 +106,7 @@ def from_json(data: Any) -> Any:
 
 
 def _rendered(value: Any) -> Any:
-    if isinstance(value, Text | Join):
+    if isinstance(value, Text | Join | Number):
         return str(value)
     return value
 
@@ -94,6 +116,8 @@ def _json(value: Any) -> Any:
         return value.to_json()
     if isinstance(value, Join):
         return [_json(item) for item in value.items]
+    if isinstance(value, Number):
+        return value.value
     return value
 
 

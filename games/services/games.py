@@ -19,6 +19,7 @@ from games.engines.base import GameEngine, InvalidOptions
 from games.engines.registry import get_engine, slugs
 from games.engines.rng import SeededRng, new_seed, seed_hash, shuffle
 from games.models import Game, Invitation, Move, Seat
+from games.services.clock import check_clock
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed, NotFound, ServiceError
 from games.services.hooks import table_changed_after_commit
 from games.services.moves import (
@@ -104,12 +105,16 @@ def create_game(
     private: bool = False,
     max_timeouts: int = 3,
     vacation_days: int = 14,
+    rated: bool = True,
+    clock: Mapping[str, Any] | None = None,
 ) -> Game:
-    """An open game with the creator in the first seat. ``options`` are checked by the engine
+    """An open game with the creator in the first seat (``rated``: its result counts
+    towards the players' ratings, docs/decisions/0014). ``options`` are checked by the engine
     for ``seats`` players and stored as given; the start normalises them for the actual
     player count. The timeout policy: ``turn_hours`` per turn, a forfeit after
     ``max_timeouts`` missed deadlines in a row (0: never), and at most ``vacation_days`` of
-    vacation per player (see ``docs/decisions/0004-deadlines.md``)."""
+    vacation per player (see ``docs/decisions/0004-deadlines.md``); ``clock``: a fixed
+    time per turn or a time bank, and the weekend pause (``clock.check_clock``, 0018)."""
     require_signed_in(creator)
     if game_type not in slugs():
         raise InvalidRequest(
@@ -142,6 +147,7 @@ def create_game(
         )
     _check_policy("max_timeouts", max_timeouts, MAX_TIMEOUTS)
     _check_policy("vacation_days", vacation_days, MAX_VACATION_DAYS)
+    clock_fields = check_clock(clock)
     raw = dict(options or {})
     try:
         # Checked now for the seats asked; kept as given (defaults depending on the player
@@ -158,7 +164,9 @@ def create_game(
             max_timeouts=max_timeouts,
             vacation_days=vacation_days,
             private=bool(private),
+            rated=bool(rated),
             created_by=creator,
+            **clock_fields,
         )
         Seat.objects.create(game=game, user=creator, order=0)
     return game

@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -24,7 +23,7 @@ from games.engines.base import MalformedCommand as EngineMalformed
 from games.engines.registry import get_engine
 from games.engines.rng import SeededRng
 from games.models import Game, Move, Seat, TradeOffer
-from games.services import hooks
+from games.services import clock, hooks
 from games.services.errors import (
     GameNotActive,
     IdempotencyKeyReused,
@@ -129,6 +128,10 @@ def not_active(game: Game) -> str:
     elif game.status == Game.Status.FINISHED:
         message = _(
             "game #%(game)s is finished: no more moves; its record and its verification are open"
+        )
+    elif game.status == Game.Status.CANCELLED and game.started_at is not None:  # a tool's abort
+        message = _(
+            "game #%(game)s was aborted while it was played: nothing more can be played in it"
         )
     elif game.status == Game.Status.CANCELLED:
         message = _("game #%(game)s was cancelled before it started: nothing can be played in it")
@@ -472,7 +475,9 @@ def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
     )
 
 
-_SAVED_BY_A_MOVE = ["state", "version", "status", "outcome", "finished_at", "deadline"]
+_SAVED_BY_A_MOVE = [
+    *("state", "version", "status", "outcome", "finished_at", "deadline", "clock_started_at")
+]
 
 
 def save_game(
@@ -488,18 +493,23 @@ def save_game(
     fields a move changes are written, and the seats' waiting flags only where they change
     (nothing else writes them without the lock)."""
     now = timezone.now()
+    before = game.state
     if moved and game.state is not None:  # the deadline is replaced: a vacation wait ends
         from games.services.timeouts import end_vacation_wait  # (timeouts imports this module)
 
         end_vacation_wait(game, engine.to_act(game.state), now, seats_read)
+    if moved and game.status == Game.Status.ACTIVE:  # the wait ends: time banks pay for it
+        read = clock.settle_banks(game, engine, before, state, now, seats_read)
+    else:
+        read = seats_read
     game.state = state
     outcome = engine.outcome(state)
     if outcome is not None and game.status == Game.Status.ACTIVE:
         finish(game, final_outcome(game, outcome.to_json()), now)
     if game.status == Game.Status.ACTIVE:
-        if moved or game.deadline is None:
-            game.deadline = now + timedelta(hours=game.turn_hours)
         waiting = engine.to_act(state)
+        if moved or game.deadline is None:
+            game.deadline = clock.start_wait(game, read, waiting, now)
     else:
         waiting = []
     if seats_read is not None:

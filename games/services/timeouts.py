@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games.engines.base import GameEngine, IllegalCommand, State
 from games.models import Game, Move, Seat
+from games.services import clock
 from games.services.games import resign_seat
 from games.services.moves import (
     Entry,
@@ -133,7 +134,7 @@ def _apply(game: Game, now: datetime) -> TimeoutResult:
     if game.status == Game.Status.ACTIVE:
         assert game.state is not None
         game.deadline = _next_deadline(game, engine.to_act(game.state), seats, away, now)
-        game.save(update_fields=["deadline"])
+        game.save(update_fields=["deadline", "clock_started_at"])
     return TimeoutResult(
         game.pk,
         applied=True,
@@ -193,15 +194,14 @@ def _next_deadline(
     a turn's time from the first return. Each of them is charged that wait (from ``now`` to
     that return) to their vacation in this game; :func:`end_vacation_wait` gives back the
     part the game did not wait."""
-    turn = timedelta(hours=game.turn_hours)
     waited_for = [s for s in seats if s.order in away and s.order in waiting and not s.resigned]
     if not waited_for:
-        return now + turn
+        return clock.start_wait(game, seats, waiting, now)
     until = min(away[s.order] for s in waited_for)
     for seat in waited_for:
         seat.vacation_used += until - now
         seat.save(update_fields=["vacation_used"])
-    return until + turn
+    return clock.start_wait(game, seats, waiting, until)  # the clock starts at the return
 
 
 def end_vacation_wait(
@@ -211,14 +211,16 @@ def end_vacation_wait(
     seats: Sequence[Seat] | None = None,
 ) -> None:
     """A move at ``now`` replaces the deadline: if it was a vacation wait that had not run
-    out (only :func:`_next_deadline` sets a deadline more than a turn ahead, to the return
-    plus a turn), give back to the away seats the time the game no longer waits for them.
+    out (:func:`_next_deadline` starts the clock of such a wait at the return, later than
+    any move), give back to the away seats the time the game no longer waits for them.
     ``waiting``: the seats the game waited on before the move (the away seats it was
     charged for: the sweep left the game waiting on nobody else). So a seat pays only for
     the time the game actually waited."""
     if game.deadline is None:
         return
-    unused = game.deadline - timedelta(hours=game.turn_hours) - now
+    unused = clock.vacation_unused(game, now)
+    if unused is None:  # a game from before clocks: a deadline beyond a turn was a wait
+        unused = game.deadline - timedelta(hours=game.turn_hours) - now
     if unused <= timedelta(0):
         return
     if seats is None:

@@ -11,13 +11,14 @@ changed. See docs/decisions/0014-league-admins.md.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.clocks import cast_vote
 from games.models import Game, Move, Seat
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed
 from games.services.games import MAX_TURN_HOURS
@@ -31,6 +32,7 @@ from games.services.moves import (
     not_active,
     notify_after_commit,
     require_signed_in,
+    seat_of,
 )
 from games.services.trades import close_offers_of
 
@@ -114,14 +116,33 @@ def pause_game(*, game: Game | int, by: Any, why: str, authorized: bool = False)
         locked = _running(game, by, authorized)
         if locked.paused_at is not None:
             raise InvalidRequest(_("game #%(game)s is paused already") % {"game": locked.pk})
-        now = timezone.now()
-        left = (locked.deadline - now) if locked.deadline else timedelta(hours=locked.turn_hours)
-        locked.paused_left = max(left, timedelta(0))
-        locked.paused_at = now
-        locked.deadline = None
-        locked.save(update_fields=["paused_at", "paused_left", "deadline"])
+        locked.pause_votes = []  # a staff pause: the players do not end it
+        _stop_clock(locked, timezone.now())
         move = _record(locked, by, "pause", why)
     return _done(game, locked, move)
+
+
+def _stop_clock(locked: Game, now: datetime) -> None:
+    """Pause: keep the time the deadline has left; no deadline runs."""
+    left = (locked.deadline - now) if locked.deadline else timedelta(hours=locked.turn_hours)
+    locked.paused_left = max(left, timedelta(0))
+    locked.paused_at = now
+    locked.deadline = None
+    locked.save(update_fields=["paused_at", "paused_left", "deadline", "pause_votes"])
+
+
+def _start_clock(locked: Game, now: datetime) -> None:
+    """Resume with the time the deadline had left; the time paused is not charged to any
+    time bank (the wait's clock start moves on by as long)."""
+    locked.deadline = now + (locked.paused_left or timedelta(0))
+    if locked.clock_started_at is not None and locked.paused_at is not None:
+        locked.clock_started_at += now - locked.paused_at
+    locked.paused_at = None
+    locked.paused_left = None
+    locked.pause_votes = []
+    locked.save(
+        update_fields=["paused_at", "paused_left", "deadline", "clock_started_at", "pause_votes"]
+    )
 
 
 def resume_game(*, game: Game | int, by: Any, why: str, authorized: bool = False) -> Move:
@@ -132,10 +153,7 @@ def resume_game(*, game: Game | int, by: Any, why: str, authorized: bool = False
         _allow(locked, by, authorized)
         if locked.status != Game.Status.ACTIVE or locked.paused_at is None:
             raise InvalidRequest(_("game #%(game)s is not paused") % {"game": locked.pk})
-        locked.deadline = timezone.now() + (locked.paused_left or timedelta(0))
-        locked.paused_at = None
-        locked.paused_left = None
-        locked.save(update_fields=["paused_at", "paused_left", "deadline"])
+        _start_clock(locked, timezone.now())
         move = _record(locked, by, "resume", why)
     return _done(game, locked, move)
 
@@ -213,4 +231,66 @@ def abort_game(*, game: Game | int, by: Any, why: str, authorized: bool = False)
         locked.paused_left = None
         locked.save()
         Seat.objects.filter(game=locked).update(to_act=False)
+    return _done(game, locked, move)
+
+
+# -- a pause the players agree to ------------------------------------------------------------
+
+
+def _voters(game: Game) -> list[int]:
+    """The seats whose players vote on a pause: the people still playing (not bots)."""
+    return [s.order for s in game.seats.all() if s.user_id is not None and not s.is_bot]
+
+
+def _players_game(game: Game | int, by: Any) -> tuple[Game, Seat]:
+    locked = lock_game(game)
+    seat = seat_of(locked, by)
+    if locked.status != Game.Status.ACTIVE:
+        raise GameNotActive(not_active(locked), status_now=locked.status)
+    if seat.is_bot:
+        raise NotAllowed(_("you resigned from game #%(game)s") % {"game": locked.pk})
+    return locked, seat
+
+
+def vote_pause(*, game: Game | int, by: Any) -> Move | None:
+    """``by`` asks for a pause; when every player still playing has asked, the clock stops
+    (as a staff pause) and any of them may end it (:func:`end_players_pause`). Returns the
+    pause's log entry once it happens (None: the vote is counted, others are asked)."""
+    with transaction.atomic():
+        locked, seat = _players_game(game, by)
+        if locked.paused_at is not None:
+            raise InvalidRequest(_("game #%(game)s is paused already") % {"game": locked.pk})
+        votes, agreed = cast_vote(locked.pause_votes, seat.order, _voters(locked))
+        locked.pause_votes = votes
+        locked.save(update_fields=["pause_votes"])
+        move = None
+        if agreed:
+            _stop_clock(locked, timezone.now())
+            move = _record(locked, by, "pause", "", by_players=votes)
+    if isinstance(game, Game):
+        copy_into(game, locked)
+    return move
+
+
+def withdraw_pause_vote(*, game: Game | int, by: Any) -> None:
+    """``by`` no longer asks for a pause (before everybody agreed)."""
+    with transaction.atomic():
+        locked, seat = _players_game(game, by)
+        if locked.paused_at is None:
+            locked.pause_votes = [o for o in locked.pause_votes if o != seat.order]
+            locked.save(update_fields=["pause_votes"])
+    if isinstance(game, Game):
+        copy_into(game, locked)
+
+
+def end_players_pause(*, game: Game | int, by: Any) -> Move:
+    """Any player ends a pause the players agreed to (a staff pause only the staff end)."""
+    with transaction.atomic():
+        locked, _seat = _players_game(game, by)
+        if locked.paused_at is None or not locked.pause_votes:
+            raise InvalidRequest(
+                _("game #%(game)s is not paused by its players") % {"game": locked.pk}
+            )
+        _start_clock(locked, timezone.now())
+        move = _record(locked, by, "resume", "", by_players=True)
     return _done(game, locked, move)

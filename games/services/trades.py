@@ -35,13 +35,17 @@ def propose_trade(
     text: str | None = None,
     command: Mapping[str, Any] | None = None,
     source: str = "api",
+    expires_at: datetime | None = None,
 ) -> TradeOffer:
     """Offer a trade; the proposer's acceptance is implied. The engine must accept it as
     it stands now (checked by applying it to a copy; nothing is written to the log).
     ``source``: the door, logged on the executing Move should the proposer be its only
-    party (as ``accept_trade`` logs the last acceptance's)."""
+    party (as ``accept_trade`` logs the last acceptance's). ``expires_at``: when the offer
+    lapses (default: the end of the current turn, its deadline)."""
     if source not in SOURCES:
         raise InvalidRequest(_("unknown source '%(source)s'") % {"source": source})
+    if expires_at is not None and expires_at <= timezone.now():
+        raise InvalidRequest(_("an offer expires in the future: choose a later time"))
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)
@@ -81,11 +85,38 @@ def propose_trade(
             text=formatted,
             parties=sorted(parties),
             accepted_by=[seat.order] if seat.order in parties else [],
-            expires_at=timezone.now() + timedelta(hours=locked.turn_hours),
+            expires_at=expires_at or end_of_turn(locked),
         )
         if set(offer.parties) <= set(offer.accepted_by):
             _execute(locked, offer, source)
+            _tell(offer, offer.status, seat.order)
+        else:
+            _tell(offer, "proposed", seat.order)
         return offer
+
+
+def end_of_turn(game: Game) -> datetime:
+    """When an offer made now lapses by default: the current turn's deadline (a game
+    without one: a turn's time from now)."""
+    now = timezone.now()
+    if game.deadline is not None and game.deadline > now:
+        return game.deadline
+    return now + timedelta(hours=game.turn_hours)
+
+
+def _tell(offer: TradeOffer, event: str, by: int | None = None) -> None:
+    """Have the players told of what became of ``offer`` (proposed, accepted, declined,
+    withdrawn, executed, failed, expired), once this transaction commits: through the
+    games' outbox, as a table change "offer" (the notifications app emails the parties)."""
+    from django.conf import settings
+
+    from games.models import Announcement
+    from games.services.hooks import announce_pending
+
+    details = {"offer_id": offer.pk, "event": str(event), "by": by}
+    Announcement.objects.create(game_id=offer.game_id, change="offer", details=details)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        transaction.on_commit(announce_pending)
 
 
 def _trading_seat(game: Game, user: Any) -> Seat:
@@ -164,10 +195,12 @@ def _require_open_offer(offer: TradeOffer, now: datetime) -> None:
 
 def _expire(offer: TradeOffer, now: datetime) -> None:
     # A conditional UPDATE: if a sweep already claimed it, nothing changes.
-    TradeOffer.objects.filter(pk=offer.pk, status=TradeOffer.Status.OPEN).update(
+    claimed = TradeOffer.objects.filter(pk=offer.pk, status=TradeOffer.Status.OPEN).update(
         status=TradeOffer.Status.EXPIRED, resolved_at=now
     )
     offer.refresh_from_db()
+    if claimed:
+        _tell(offer, "expired")
 
 
 def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> TradeOffer:
@@ -191,6 +224,9 @@ def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> 
             locked.save(update_fields=["accepted_by"])
         if set(locked.parties) <= set(locked.accepted_by):
             _execute(game, locked, source)
+            _tell(locked, locked.status, seat.order)
+        else:
+            _tell(locked, "accepted", seat.order)
     _sync(offer, locked)
     return locked
 
@@ -262,6 +298,7 @@ def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
         locked.resolved_at = now
         locked.message = f"{status} by {seat.name}"
         locked.save(update_fields=["status", "resolved_at", "message"])
+        _tell(locked, status, seat.order)
     _sync(offer, locked)
     return locked
 
@@ -280,9 +317,17 @@ def expire_trades(*, now: datetime | None = None) -> int:
     """Close every open offer past its expiry; a conditional UPDATE claims them, so two
     sweeps racing (or a retried task) never expire one offer twice. Returns the count."""
     now = now or timezone.now()
-    return TradeOffer.objects.filter(status=TradeOffer.Status.OPEN, expires_at__lte=now).update(
-        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="expired"
-    )
+    with transaction.atomic():
+        due = TradeOffer.objects.select_for_update(skip_locked=True).filter(
+            status=TradeOffer.Status.OPEN, expires_at__lte=now
+        )
+        expired = list(due)
+        TradeOffer.objects.filter(pk__in=[o.pk for o in expired]).update(
+            status=TradeOffer.Status.EXPIRED, resolved_at=now, message="expired"
+        )
+        for offer in expired:
+            _tell(offer, "expired")  # the parties are told, once (the rows are claimed)
+    return len(expired)
 
 
 def _sync(target: TradeOffer | int, source: TradeOffer) -> None:

@@ -41,6 +41,13 @@ class MoveForm(forms.Form):
         help_text=_("One command a line, or several separated by ';'."),
     )
     choice = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    gamble_lot = forms.RegexField(
+        regex=r"^[A-Za-z][0-9]{1,2}$", required=False, max_length=3, widget=forms.HiddenInput
+    )
+    gamble_amount = forms.IntegerField(
+        label=_("Bet ($m)"), required=False, min_value=1, max_value=1000
+    )
     expected_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput)
 
@@ -54,6 +61,10 @@ class MoveForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         command = (data.get("choice") or "").strip() or (data.get("text") or "").strip()
+        if data.get("gamble_lot"):
+            if not data.get("gamble_amount"):
+                raise forms.ValidationError(_("Say how much to bet."))
+            command = f"gamble {data['gamble_lot']} {data['gamble_amount']}"
         if not command:
             raise forms.ValidationError(_("Type a command, or pick one of the buttons."))
         data["command"] = command
@@ -111,11 +122,59 @@ class CreateGameForm(forms.Form):
         initial=14,
         help_text=_("How long the game waits for a player who set an away date."),
     )
+    clock = forms.ChoiceField(
+        label=_("Clock"),
+        choices=[("fixed", _("Fixed time per turn")), ("bank", _("Time bank"))],
+        required=False,  # (left out: fixed)
+        initial="fixed",
+        help_text=_(
+            "Fixed: the hours per turn above, every turn. Time bank: each player has a bank "
+            "of hours, spends what they think and earns the increment each turn."
+        ),
+    )
+    bank_hours = forms.IntegerField(
+        label=_("Time bank at the start (hours)"),
+        required=False,
+        min_value=1,
+        max_value=720,
+        initial=72,
+        help_text=_("Time bank: each player's time at the first turn."),
+    )
+    increment_hours = forms.IntegerField(
+        label=_("Increment (hours)"),
+        required=False,
+        min_value=1,
+        max_value=720,
+        initial=24,
+        help_text=_("Time bank: added to a player's bank for each turn they finish."),
+    )
+    cap_hours = forms.IntegerField(
+        label=_("Largest bank (hours)"),
+        required=False,
+        min_value=1,
+        max_value=720,
+        initial=168,
+        help_text=_("Time bank: the increment never takes a bank beyond this."),
+    )
+    weekend_pause = forms.BooleanField(
+        label=_("Weekend pause"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "The clock stops over each player's weekend (Saturday and Sunday, their zone)."
+        ),
+    )
     private = forms.BooleanField(
         label=_("Private (by invitation only)"),
         required=False,
         initial=False,
         help_text=_("Only the people you invite can see it and take a seat."),
+    )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_("Its result counts towards the players' ratings for this game."),
     )
     invite = forms.CharField(
         label=_("Invite"),
@@ -168,7 +227,20 @@ class CreateGameForm(forms.Form):
                 if data[name] is not None  # left empty: the service's default
             },
             "private": data["private"],
+            "rated": data["rated"],
+            "clock": self.clock_settings(),
         }
+
+    def clock_settings(self) -> dict[str, Any]:
+        """The clock as the service takes it (it checks the values: one set of rules)."""
+        data = self.cleaned_data
+        kind = data.get("clock") or "fixed"
+        clock: dict[str, Any] = {"kind": kind, "weekend_pause": data["weekend_pause"]}
+        if kind == "bank":
+            for name in ("bank_hours", "increment_hours", "cap_hours"):
+                if data.get(name) is not None:
+                    clock[name] = data[name]
+        return clock
 
 
 class InviteForm(forms.Form):

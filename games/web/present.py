@@ -8,12 +8,15 @@ from collections.abc import Iterable, Sequence
 from datetime import tzinfo
 from typing import Any
 
+from django.contrib.humanize.templatetags.humanize import ordinal
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import zone_named
 from games.engines.lords_of_vegas import describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
+from games.engines.lords_of_vegas.views import command_cost, gamble_limit
 from games.engines.registry import get_engine
 
 BUTTONS_OPEN = 12
@@ -38,10 +41,12 @@ def game_name(game_type: str) -> str:
 
 
 ABOUT = {
-    "lords-of-vegas": _lazy(
+    "lords-of-vegas": gettext_lazy(
         "Build casinos on the Strip, roll to be the boss, gamble and sprawl: 2 to 6 players."
     ),
-    "vegas": _lazy("Roll dice, place them on six casinos, win the biggest notes: 2 to 5 players."),
+    "vegas": gettext_lazy(
+        "Roll dice, place them on six casinos, win the biggest notes: 2 to 5 players."
+    ),
 }
 
 
@@ -64,7 +69,15 @@ def title(game: dict[str, Any]) -> str:
 
 
 def money(value: int | None) -> str:
-    return _("hidden") if value is None else f"${value:,}"
+    """``$65,000`` (grouped as the reader's language groups thousands), or "hidden"."""
+    if value is None:
+        return _("hidden")
+    return _("$%(amount)s") % {"amount": number_format(value, force_grouping=True)}
+
+
+def millions(value: int) -> str:
+    """Lords of Vegas money, counted in millions: ``$12m``."""
+    return _("$%(amount)sm") % {"amount": number_format(value, force_grouping=True)}
 
 
 # -- seats ---------------------------------------------------------------------------------
@@ -78,14 +91,27 @@ def seats(game: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for seat in game["seats"]:
         figures = _figures(per_seat.get(seat["order"], {}))
-        rows.append({**seat, "you": seat["order"] == game["your_seat"], **figures})
+        name = _colour_name(game.get("game_type", ""), seat["colour"])
+        rows.append(
+            {**seat, "you": seat["order"] == game["your_seat"], "colour_name": name, **figures}
+        )
     return rows
+
+
+def _colour_name(game_type: str, colour: str | None) -> str:
+    """A seat's colour in the reader's language (the engine's name for it)."""
+    if not colour:
+        return ""
+    try:
+        return str(get_engine(game_type).colour_name(colour))
+    except LookupError:
+        return colour
 
 
 def _figures(shown: dict[str, Any]) -> dict[str, Any]:
     if "score" in shown:  # Lords of Vegas: money in millions, points on the track
         return {
-            "money": f"${shown['money']}m",
+            "money": millions(shown["money"]),
             "score": shown["score"],
             "detail": _("%(dice)s dice, %(markers)s lot markers left")
             % {"dice": shown["dice_left"], "markers": shown["markers_left"]},
@@ -105,15 +131,38 @@ def _figures(shown: dict[str, Any]) -> dict[str, Any]:
 
 
 def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The result as it is said: "1st Ada — 42 points, $65m" or "1st Ada — $65,000 + 10
+    notes" (ordinals and numbers in the reader's language)."""
     outcome = game.get("outcome") or {}
     names = {s["order"]: s for s in game["seats"]}
     rows = []
     for placing in outcome.get("placings", []):
         seat = names.get(placing.get("seat"), {})
-        extra = {k: v for k, v in placing.items() if k not in ("seat", "rank")}
-        detail = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in extra.items())
-        rows.append({"rank": placing.get("rank"), **seat, "detail": detail})
+        rank = placing.get("rank")
+        rows.append(
+            {
+                "rank": rank,
+                "place": ordinal(rank) if rank is not None else "",
+                **seat,
+                "detail": _placing_detail(placing),
+            }
+        )
     return rows
+
+
+def _placing_detail(placing: dict[str, Any]) -> str:
+    notes, points = placing.get("notes"), placing.get("points")
+    if notes is not None:
+        return ngettext("%(money)s + %(count)s note", "%(money)s + %(count)s notes", notes) % {
+            "money": money(placing.get("money")),
+            "count": notes,
+        }
+    if points is not None:
+        return ngettext("%(count)s point, %(money)s", "%(count)s points, %(money)s", points) % {
+            "count": points,
+            "money": millions(int(placing.get("money") or 0)),
+        }
+    return ""
 
 
 # -- the log -------------------------------------------------------------------------------
@@ -125,10 +174,12 @@ def log(moves: Sequence[dict[str, Any]], game: dict[str, Any]) -> list[dict[str,
     return [
         {
             "seq": m["seq"],
-            "who": _("setup") if m["seq"] == 0 else names.get(m["seat"], _("the game")),
+            "who": _("setup")
+            if m["seq"] == 0
+            else names.get(m["seat"], _("trade") if m.get("credit") else _("the game")),
             "source": m["source"],
             "text": m["text"],
-            "sentences": [s for s in m["described"] if s],
+            "sentences": [s for s in [m.get("credit", ""), *m["described"]] if s],
             "at": m["created_at"],
         }
         for m in reversed(moves)
@@ -138,17 +189,28 @@ def log(moves: Sequence[dict[str, Any]], game: dict[str, Any]) -> list[dict[str,
 # -- the legal commands --------------------------------------------------------------------
 
 
-def command_groups(legal: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def command_groups(
+    legal: Iterable[dict[str, Any]], view: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The legal commands grouped by verb, then by their first argument (``build B4`` ->
-    one row with a button per company), so that a hundred choices stay readable."""
-    groups: dict[str, dict[str, list[dict[str, str]]]] = {}
+    one row with a button per company), so that a hundred choices stay readable. Each
+    button says its price when it has one (Lords of Vegas: from the view); the many
+    ``gamble <lot> <amount>`` commands become one amount field a casino (``bets``)."""
+    groups: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    bets: dict[str, int] = {}
     for entry in legal:
         text = str(entry["text"])
         verb, _, rest = text.partition(" ")
         first, _, tail = rest.partition(" ")
+        command = entry.get("command") or {}
+        if view is not None and command.get("type") == "gamble":
+            bets[first] = max(bets.get(first, 0), int(command["amount"]))
+            continue
         row = groups.setdefault(verb, {}).setdefault(first if tail else "", [])
-        row.append({"text": text, "label": tail or first or verb})
-    return [
+        row.append({"text": text, "label": tail or first or verb, "cost": _price(view, command)})
+        if view is not None and command.get("type") == "place":
+            row[-1]["label"] = _placing_label(view, int(command["number"]))
+    shown = [
         {
             "verb": verb,
             "count": sum(map(len, rows.values())),
@@ -157,17 +219,69 @@ def command_groups(legal: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for verb, rows in groups.items()
     ]
+    return shown + _bets(bets, view)
+
+
+def _price(view: dict[str, Any] | None, command: dict[str, Any]) -> str | None:
+    if view is None or view.get("game") != "lords-of-vegas":
+        return None
+    cost = command_cost(view, command)
+    return None if cost is None else millions(cost)
+
+
+def _placing_label(view: dict[str, Any], number: int) -> str:
+    """ "2 dice + 1 white on casino 4": what ``place 4`` puts where (Vegas)."""
+    roll = view.get("roll") or {}
+    own = list(roll.get("own", [])).count(number)
+    white = list(roll.get("white", [])).count(number)
+    if white:
+        return ngettext(
+            "%(own)s die + %(white)s white on casino %(n)s",
+            "%(own)s dice + %(white)s white on casino %(n)s",
+            own,
+        ) % {"own": own, "white": white, "n": number}
+    return ngettext("%(own)s die on casino %(n)s", "%(own)s dice on casino %(n)s", own) % {
+        "own": own,
+        "n": number,
+    }
+
+
+def _bets(bets: dict[str, int], view: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """One amount field a casino the player may gamble at, bounded by what it takes."""
+    if not bets or view is None:
+        return []
+    fields = [
+        {"lot": lot, "max": min(most, gamble_limit(view, lot) or most)}
+        for lot, most in sorted(bets.items())
+    ]
+    return [{"verb": "gamble", "count": len(fields), "open": True, "bets": fields, "rows": []}]
+
+
+def confirmation(command: str, legal: Iterable[dict[str, Any]], view: Any) -> dict[str, Any]:
+    """What the confirm step shows for a picked command: the command and its price."""
+    entry = next((e for e in legal if str(e["text"]) == command), None)
+    cost = None if entry is None else _price(view, entry.get("command") or {})
+    return {"text": command, "cost": cost}
 
 
 # -- Lords of Vegas ------------------------------------------------------------------------
 
 
-def lords_board(view: dict[str, Any]) -> dict[str, Any]:
-    """The 48 lots at their grid positions (the board data), each with what is on it, the
-    casinos numbered, and the engine's plain list for screen readers."""
+def lords_board(
+    view: dict[str, Any], changed: Iterable[str] = (), viewer: int | None = None
+) -> dict[str, Any]:
+    """The 48 lots at their grid positions (the board data), each with what is on it (the
+    card of this turn and the lots ``changed`` since the viewer's last move marked), the
+    casinos numbered, the score track, the box (tiles left, cards drawn and left), the
+    viewer's own pieces, and the engine's plain list for screen readers."""
     colours = {p["seat"]: p["colour"] for p in view["players"]}
     casino_of = {lot: i for i, c in enumerate(view["casinos"], 1) for lot in c["lots"]}
     lots = [_lot(name, view, colours, casino_of.get(name), len(view["players"])) for name in LOTS]
+    changed = set(changed)
+    mine = next((p for p in view["players"] if p["seat"] == viewer), None)
+    for cell in lots:
+        cell["card"] = cell["name"] == view.get("card")
+        cell["changed"] = cell["name"] in changed
     casinos = [
         {
             "number": i,
@@ -177,6 +291,7 @@ def lords_board(view: dict[str, Any]) -> dict[str, Any]:
             "height": c["height"],
             "points": c["points"],
             "boss": None if c["boss"] is None else colours[c["boss"]],
+            "boss_name": "" if c["boss"] is None else _colour(colours[c["boss"]]),
             "strip": c["strip"],
         }
         for i, c in enumerate(view["casinos"], 1)
@@ -189,7 +304,44 @@ def lords_board(view: dict[str, Any]) -> dict[str, Any]:
         "discards": {k: len(v) for k, v in view["discards"].items()},
         "pending": view["pending"],
         "described": [line.removeprefix("- ") for line in describe_view(view).splitlines()],
+        "track": _track(view),
+        "companies": [
+            {
+                "name": name,
+                "colour": view["company_colours"][name],
+                "tiles_left": left,
+                "drawn": len(view["discards"].get(name, [])),
+            }
+            for name, left in view["tiles_left"].items()
+        ],
+        "strip_drawn": len(view["discards"].get("strip", [])),
+        "card": view.get("card"),
+        "changed": sorted(changed),
+        "mine": mine,
+        "mine_money": None if mine is None else millions(mine["money"]),
+        "turn_name": _colour(colours.get(view["turn"], "")),
+        "acts": view.get("acts", 0),
+        "turn": colours.get(view["turn"]),
+        "over": view["over"],
     }
+
+
+def _track(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The score track's spaces 0-90 (the gaps widen: 8, 10, 12... 81, 90), each with the
+    colours of the markers on it."""
+    on: dict[int, list[str]] = {}
+    for p in view["players"]:
+        on.setdefault(p["score"], []).append(p["colour"])
+    track = view["track"]
+    return [
+        {
+            "space": space,
+            "gap": space - track[i - 1] if i else 0,
+            "break": i > 1 and space - track[i - 1] != track[i - 1] - track[i - 2],
+            "markers": on.get(space, []),
+        }
+        for i, space in enumerate(track)
+    ]
 
 
 def _lot(
@@ -245,13 +397,9 @@ def vegas_board(view: dict[str, Any], seat_rows: list[dict[str, Any]]) -> dict[s
     colours = {s["seat"]: s["colour"] for s in view["seats"]}
     casinos = []
     for c in view["casinos"]:
-        dice = [
-            {"colour": colours[seat], "count": count}
-            for seat, count in enumerate(c["dice"])
-            if count
-        ]
+        dice = [_dice(colours[seat], count) for seat, count in enumerate(c["dice"]) if count]
         if c["white"]:
-            dice.append({"colour": "white", "count": c["white"]})
+            dice.append(_dice("white", c["white"]))
         casinos.append(
             {
                 "number": c["number"],
@@ -265,6 +413,7 @@ def vegas_board(view: dict[str, Any], seat_rows: list[dict[str, Any]]) -> dict[s
     if roll is not None:
         shown_roll = {
             "colour": colours[roll["seat"]],
+            "colour_name": str(get_engine("vegas").colour_name(colours[roll["seat"]])),
             "own": roll["own"],
             "white": roll["white"],
             "choices": view["choices"],
@@ -273,6 +422,7 @@ def vegas_board(view: dict[str, Any], seat_rows: list[dict[str, Any]]) -> dict[s
         "round": view["round"],
         "rounds": view["rounds"],
         "start": colours.get(view["start_player"]),
+        "start_name": str(get_engine("vegas").colour_name(colours.get(view["start_player"], ""))),
         "casinos": casinos,
         "roll": shown_roll,
         "pile": view["pile"],
@@ -282,20 +432,64 @@ def vegas_board(view: dict[str, Any], seat_rows: list[dict[str, Any]]) -> dict[s
     return board
 
 
+def _dice(colour: str, count: int) -> dict[str, Any]:
+    """Dice of one colour on a casino, said plainly: "3 red dice"."""
+    name = str(get_engine("vegas").colour_name(colour)).lower()
+    said = ngettext("%(count)s %(colour)s die", "%(count)s %(colour)s dice", count) % {
+        "count": count,
+        "colour": name,
+    }
+    return {"colour": colour, "count": count, "said": said}
+
+
 def _vegas_lines(board: dict[str, Any], seat_rows: list[dict[str, Any]]) -> list[str]:
-    lines = [f"Round {board['round']} of {board['rounds']}."]
+    """The Vegas board for a screen reader, in the reader's language (whole sentences)."""
+    vegas = get_engine("vegas")
+
+    def colour(name: str) -> str:
+        return str(vegas.colour_name(name))
+
+    lines = [_("Round %(round)s of %(rounds)s.") % board]
     for c in board["casinos"]:
-        notes = ", ".join(c["notes"]) or "no notes"
-        dice = ", ".join(f"{d['count']} {d['colour']}" for d in c["dice"]) or "no dice"
-        lines.append(f"Casino {c['number']}: notes {notes}; dice {dice}.")
+        notes = ", ".join(c["notes"]) or _("no notes")
+        dice = ", ".join(
+            ngettext("%(count)s %(colour)s die", "%(count)s %(colour)s dice", d["count"])
+            % {"count": d["count"], "colour": colour(d["colour"])}
+            for d in c["dice"]
+        ) or _("no dice")
+        lines.append(
+            _("Casino %(number)s: notes %(notes)s; dice %(dice)s.")
+            % {"number": c["number"], "notes": notes, "dice": dice}
+        )
     roll = board["roll"]
     if roll is not None:
-        white = f" and white {' '.join(map(str, roll['white']))}" if roll["white"] else ""
-        own = " ".join(map(str, roll["own"]))
-        lines.append(f"{roll['colour'].capitalize()} rolled {own}{white}.")
-    for s in seat_rows:
-        lines.append(f"{s['colour'].capitalize()} ({s['name']}): {s['detail']}, {s['money']}.")
-    lines.append(f"The pile holds {board['pile']} notes face down.")
+        values = {
+            "player": colour(roll["colour"]),
+            "own": " ".join(map(str, roll["own"])),
+            "white": " ".join(map(str, roll["white"])),
+        }
+        if roll["white"]:
+            lines.append(_("%(player)s rolled %(own)s and white %(white)s.") % values)
+        else:
+            lines.append(_("%(player)s rolled %(own)s.") % values)
+    for row in seat_rows:
+        lines.append(
+            _("%(colour)s (%(name)s): %(detail)s, %(money)s.")
+            % {
+                "colour": colour(row["colour"]),
+                "name": row["name"],
+                "detail": row["detail"],
+                "money": row["money"],
+            }
+        )
+    lines.append(
+        ngettext(
+            "The pile holds %(n)s note face down.",
+            "The pile holds %(n)s notes face down.",
+            board["pile"],
+        )
+        % {"n": board["pile"]}
+    )
     return lines
 
 

@@ -4,6 +4,7 @@ selectors' own (``game_view``/``moves_since`` call ``check_visible``)."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.db.models import QuerySet
@@ -72,7 +73,33 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         "bots": described_bots(engine_for(game).bots) if manages and free else [],
         "may_remove_bots": manages,
         "invitations": _invitations(game, user) if seated or manages else [],
+        "changed": selectors.changed_lots(game=game, user=user)
+        if seated and game.status == Game.Status.ACTIVE
+        else [],
     }
+
+
+def replay_page(*, game_id: int, seq: int, user: Any) -> dict[str, Any]:
+    """The position after Move ``seq`` as ``user`` could see it then (the selector keeps
+    hidden information hidden while the game runs), with the game around it."""
+    game = selectors.game_by_id(game_id=game_id)
+    shown = selectors.game_view(game=game, user=user)
+    return {"game": shown, "position": selectors.position_at(game=game, seq=seq, user=user)}
+
+
+def live_version(*, game_id: int, user: Any) -> dict[str, Any]:
+    """What an open board page polls: a tag that changes whenever anything it shows may
+    have changed (a move, an offer, an answer to one), and whether it waits on the viewer.
+    Two small queries, no engine work."""
+    game = selectors.game_by_id(game_id=game_id)
+    selectors.check_visible(game=game, user=user)
+    offers = TradeOffer.objects.filter(game=game).order_by("pk")
+    answers = list(offers.values_list("pk", "status", "accepted_by"))
+    seats = list(game.seats.order_by("order").values_list("user_id", "resigned", "to_act"))
+    mine = any(u == user.pk and not resigned and acts for u, resigned, acts in seats)
+    digest = hashlib.sha256(repr((answers, seats)).encode()).hexdigest()[:16]
+    tag = f"{game.version}-{game.status}-{digest}"
+    return {"tag": tag, "your_turn": mine and game.status == Game.Status.ACTIVE}
 
 
 def _invitations(game: Game, user: Any) -> list[dict[str, Any]]:

@@ -2,14 +2,19 @@
 
 from django.urls import path
 
-from games.web import views
+from games.web import calendar, talk, trade_builder, views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("calendar/new/", calendar.regenerate, name="calendar-new"),
+    path("calendar/<str:token>.ics", calendar.feed, name="calendar"),
     path("new/", views.create, name="create"),
     path("<int:game_id>/", views.game, name="game"),
+    path("<int:game_id>/moves/", views.replay_goto, name="replay-goto"),
+    path("<int:game_id>/moves/<int:seq>/", views.replay, name="replay"),
+    path("<int:game_id>/live/", views.live, name="live"),
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/start/", views.start, name="start"),
     path("<int:game_id>/leave/", views.leave, name="leave"),
@@ -26,6 +31,8 @@ urlpatterns = [
     path("invitations/<str:token>/accept/", views.accept_invitation, name="accept-invitation"),
     path("invitations/<str:token>/decline/", views.decline_invitation, name="decline-invitation"),
     path("<int:game_id>/trades/", views.propose_trade, name="propose-trade"),
+    path("<int:game_id>/trades/new/", trade_builder.build, name="trade-builder"),
+    path("<int:game_id>/trades/new/propose/", trade_builder.propose, name="trade-builder-propose"),
     path("<int:game_id>/trades/<int:offer_id>/accept/", views.accept_trade, name="accept-trade"),
     path("<int:game_id>/trades/<int:offer_id>/decline/", views.decline_trade, name="decline-trade"),
     path(
@@ -33,4 +40,7 @@ urlpatterns = [
         views.withdraw_trade,
         name="withdraw-trade",
     ),
+    path("<int:game_id>/chat/", talk.say, name="say"),
+    path("<int:game_id>/chat/mute/", talk.mute, name="mute"),
+    path("<int:game_id>/notes/", talk.notes, name="notes"),
 ]

@@ -4,12 +4,13 @@ the result; errors are the services' own messages. POST/redirect/GET throughout.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,7 +21,7 @@ from games import selectors, services
 from games.engines.registry import slugs
 from games.models import TradeOffer
 from games.services.errors import NotAllowed, NotFound, ServiceError
-from games.web import demo, present, queries
+from games.web import demo, present, queries, trade_builder
 from games.web.forms import CreateGameForm, InviteForm, MoveForm, TradeForm
 
 
@@ -153,6 +154,10 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _board(request, game_id, typed=form, status=400)
     data = form.cleaned_data
+    if data["choice"] and not data["confirmed"]:
+        # A button is one tap (a phone's scroll can be one): nothing is played until the
+        # confirm step says what it is and what it costs, and the player says yes.
+        return _board(request, game_id, confirm=data["command"])
     try:
         result = services.submit_command(
             game=game_id,
@@ -170,7 +175,74 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.info(request, _("That form had already been sent: it was applied once only."))
     else:
         messages.success(request, _("Played: %(command)s") % {"command": data["command"]})
-    return redirect(reverse("web:game", kwargs={"game_id": game_id}) + "#board")
+    # No fragment: the page opens at its top, where "Played: ..." is said.
+    return redirect(reverse("web:game", kwargs={"game_id": game_id}))
+
+
+# -- every past position, and what an open page polls ------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def replay(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
+    """The position after Move ``seq`` as the viewer could see it then, with first, back,
+    forward, last and a move number (each position has its URL)."""
+    try:
+        page = queries.replay_page(game_id=game_id, seq=seq, user=request.user)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    shown, position = page["game"], page["position"]
+    at = {**shown, "view": position["view"], "text": position["text"]}
+    last = position["last"]
+    move = position["move"]
+    context = {
+        "game": shown,
+        "title": present.title(shown),
+        "seq": seq,
+        "last": last,
+        "steps": {
+            "first": 0 if seq > 0 else None,
+            "back": seq - 1 if seq > 0 else None,
+            "forward": seq + 1 if seq < last else None,
+            "last": last if seq < last else None,
+        },
+        "move": None if move is None else present.log([move], shown)[0],
+        "seats": present.seats(at),
+        "board": _drawn_board(at),
+        "text": position["text"],
+    }
+    return _render(request, "games/replay.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def replay_goto(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The move-number field of the replay (a GET form, no JavaScript): to that move's URL;
+    a number out of the log is said on the page it came from."""
+    raw = request.GET.get("seq", "")
+    if not raw.isdigit():
+        messages.error(request, _("Type a move number."))
+        return redirect("web:replay", game_id=game_id, seq=0)
+    return redirect("web:replay", game_id=game_id, seq=int(raw))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def live(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A tag that changes when the board page would (``ETag``; ``If-None-Match`` gets a
+    304), and whether it is the viewer's turn: polled by ``games/live.js``."""
+    try:
+        found = queries.live_version(game_id=game_id, user=request.user)
+    except ServiceError as exc:
+        return JsonResponse({"error": exc.message}, status=exc.status)
+    etag = f'"{found["tag"]}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse(found)
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 # -- trade offers (each POST: one service, then the page again) ----------------------------
@@ -193,6 +265,9 @@ def propose_trade(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         errors = [str(e) for errs in form.errors.values() for e in errs]
         return _board(request, game_id, trade=form, trade_error=" ".join(errors), status=400)
+    not_a_trade = trade_builder.not_a_trade(game_id, form.cleaned_data["trade"])
+    if not_a_trade is not None:
+        return _board(request, game_id, trade=form, trade_error=not_a_trade, status=422)
     try:
         offer = services.propose_trade(
             game=game_id, user=request.user, text=form.cleaned_data["trade"], source="web"
@@ -255,6 +330,7 @@ def _board(
     error: str | None = None,
     trade: TradeForm | None = None,
     trade_error: str | None = None,
+    confirm: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The page; after a refused submission, with the service's message next to the form,
@@ -267,6 +343,8 @@ def _board(
     shown = page["game"]
     text = typed.data.get("text", "") if typed is not None else ""
     form = MoveForm.fresh(version=shown["version"], text=str(text))
+    if confirm is not None and typed is None:
+        form = MoveForm.fresh(version=shown["version"])
     form_errors = [] if typed is None else [e for errs in typed.errors.values() for e in errs]
     context = {
         "game": shown,
@@ -291,12 +369,17 @@ def _board(
         "may_remove_bots": page["may_remove_bots"],
         "invitations": page["invitations"],
         "invite_form": InviteForm(),
-        "groups": present.command_groups(shown["legal_commands"]),
+        "groups": present.command_groups(shown["legal_commands"], shown["view"]),
+        "confirm": None
+        if confirm is None
+        else present.confirmation(confirm, shown["legal_commands"], shown["view"]),
         "form": form,
         "move_error": error,
         "form_errors": form_errors,
         "may_move": _may_move(shown),
-        "board": _drawn_board(shown),
+        "board": _drawn_board(shown, page["changed"]),
+        "fair": _fair_dice(shown),
+        "live_tag": queries.live_version(game_id=game_id, user=request.user)["tag"],
         "next_game": None if shown["your_turn"] else _next_game(request.user, game_id),
     }
     return _render(request, "games/game.html", context, status=status)
@@ -311,12 +394,17 @@ def _may_move(shown: dict[str, Any]) -> bool:
     return not any(s["resigned"] for s in shown["seats"] if s["order"] == seat)
 
 
-def _drawn_board(shown: dict[str, Any]) -> dict[str, Any] | None:
+def _fair_dice(shown: dict[str, Any]) -> dict[str, Any]:
+    return {"hash": shown["seed_hash"], "seed": shown["seed"], "game": shown["id"]}
+
+
+def _drawn_board(shown: dict[str, Any], changed: Sequence[str] = ()) -> dict[str, Any] | None:
     view = shown["view"]
     if view is None:
         return None
     if view.get("game") == "lords-of-vegas":
-        return {"kind": "lords-of-vegas", **present.lords_board(view)}
+        seat = shown["your_seat"]
+        return {"kind": "lords-of-vegas", **present.lords_board(view, changed, seat)}
     if view.get("game") == "vegas":
         return {"kind": "vegas", **present.vegas_board(view, present.seats(shown))}
     return None

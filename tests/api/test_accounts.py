@@ -87,6 +87,15 @@ def test_it_reads_and_changes_my_profile(alice: Player) -> None:
         "time_zone": "UTC",
         "language": "en",
         "away_until": None,
+        "email_choices": {  # (notifications' part: tests/web/test_profile.py)
+            "game_email": "each",
+            "digest_hour": 8,
+            "reminders": True,
+            "remind_before": [],
+            "quiet_from": None,
+            "quiet_until": None,
+            "muted": [],
+        },
     }
     changed = alice.patch(
         "/me/", {"display_name": "Ada", "time_zone": "Europe/Paris", "language": "fr"}

@@ -29,9 +29,9 @@ REFUSED = [
 
 
 def _settings_form(**changes: Any) -> dict[str, Any]:
-    data = {"display_name": "Ada", "language": "en", "time_zone": "UTC", "away_until": ""}
-    data.update(changes)
-    return data
+    from tests.web.test_profile import form_data
+
+    return form_data(**{"display_name": "Ada", **changes})
 
 
 @pytest.mark.parametrize(("name", "message"), REFUSED)

@@ -17,6 +17,7 @@ import schemathesis
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.test import override_settings
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -57,7 +58,8 @@ def test_every_answer_is_what_the_schema_says_and_none_is_a_server_error() -> No
     players: list[Player] = [make_player() for _ in range(3)]
     me = players[0]
     game_id = start_game(me, players[1:], "vegas")
-    with _wsgi_app_in_this_transaction() as app:
+    # (the event stream ends at once: a stream lasts seconds by design)
+    with _wsgi_app_in_this_transaction() as app, override_settings(EVENT_STREAM_SECONDS=0.05):
         statuses, failures, checked = _fuzz(app, me.token, game_id)
     assert failures == [], "\n\n".join(failures)
     assert checked > 100

@@ -56,12 +56,14 @@ def test_the_api_shows_the_standings(played: Season, bob: User) -> None:
         "position": 1,
         "shared": False,
         "player": "ada",
+        "player_id": body["table"][0]["player_id"],
         "played": 1,
         "wins": 1,
         "points": 1.0,
         "rating": body["table"][0]["rating"],
     }
     assert body["table"][0]["rating"] > 0
+    assert User.objects.get(pk=body["table"][0]["player_id"]).email == "ada@example.org"
     assert body["table"][-1]["player"] == "bob"
     assert len(body["season"]["games"]) == 3
     assert all(g["url"] == f"/games/{g['id']}/" for g in body["season"]["games"])
@@ -107,7 +109,8 @@ def test_the_pages_show_the_league_its_standings_and_games(
     assert page.status_code == 200
     html = page.content.decode()
     assert 'id="standings"' in html
-    assert "<td>1</td><td>ada</td>" in html
+    ada = User.objects.get(email="ada@example.org")
+    assert f'<td>1</td><td><a href="/ratings/players/{ada.pk}/">ada</a></td>' in html
     for link in SeasonGame.objects.filter(season=played):
         assert f'href="/games/{link.game_id}/"' in html
     assert "Leave the league" in html

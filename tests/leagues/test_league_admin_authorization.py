@@ -78,6 +78,7 @@ def _actions(s: dict[str, Any], bob: User) -> list[tuple[str, dict[str, str]]]:
         (f"/leagues/games/{g}/tools/pause/", {"why": "x"}),
         (f"/leagues/games/{g}/tools/replace/", {"why": "x", "seat": "0"}),
         (f"/leagues/games/{g}/tools/abort/", {"why": "x"}),
+        (f"{base}/seasons/1/next/", {}),
     ]
 
 

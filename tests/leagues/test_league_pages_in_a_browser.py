@@ -17,7 +17,11 @@ pytestmark = [pytest.mark.skipif(bool(_missing), reason=_missing), pytest.mark.s
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_admin_pages_render(
-    transactional_db: Any, live_server: Any, page: Any, make_user: Any, language: str  # noqa: F811
+    transactional_db: Any,
+    live_server: Any,
+    page: Any,  # noqa: F811 (the browser fixture, imported)
+    make_user: Any,
+    language: str,
 ) -> None:
     SHOTS.mkdir(exist_ok=True)
     ada = make_user("ada")

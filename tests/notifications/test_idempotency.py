@@ -75,7 +75,7 @@ def test_a_send_whose_worker_died_is_sent_again_after_its_lease(make_game, ada, 
     [message] = smtp.wait_for(1)
     note.refresh_from_db()
     assert message["Message-ID"] == note.message_id
-    assert message["To"] == seat.user.email
+    assert message["To"] == seat.user.email  # type: ignore[union-attr]
     assert (note.status, note.attempts) == (Notification.Status.SENT, 2)
 
 

@@ -26,7 +26,7 @@ def test_every_seat_is_told_the_game_started_and_the_first_once(ada, bob, cy, sm
         assert "has started" in mail["Subject"]
         assert "Seat order:" in body and "greedy bot (bot)" in body
     first = Seat.objects.get(game=game, to_act=True)
-    (theirs,) = [m for m in mails if m["To"] == first.user.email]
+    (theirs,) = [m for m in mails if m["To"] == first.user.email]  # type: ignore[union-attr]
     assert "your turn" in theirs["Subject"] and "You move first." in text_part(theirs)
     assert "Your commands:" in text_part(theirs)
 
@@ -37,18 +37,18 @@ def test_resigning_by_email_needs_the_game_number_and_is_refused_twice(
     game = make_game(ada, bob, cy)
     sent = smtp.wait_for(6)  # three "joined", three "started"
     player = Seat.objects.get(game=game, to_act=True).user
-    turn = smtp.to(player.email)[-1]
+    turn = smtp.to(player.email)[-1]  # type: ignore[union-attr]
     version = Game.objects.get(pk=game.pk).version
-    deliver(reply_to(turn, "resign", sender=player.email))
+    deliver(reply_to(turn, "resign", sender=player.email))  # type: ignore[union-attr]
     refused = smtp.wait_for(len(sent) + 1)[-1]
     assert f"reply with this line on top: resign game {game.pk}" in text_part(refused)
     assert Game.objects.get(pk=game.pk).version == version
-    deliver(reply_to(turn, f"resign game {game.pk}", sender=player.email))
+    deliver(reply_to(turn, f"resign game {game.pk}", sender=player.email))  # type: ignore[union-attr]
     done = smtp.wait_for(len(sent) + 2)
     answer = next(m for m in done if "You resigned from" in m["Subject"])
     assert "you rank last" in text_part(answer)
     assert Seat.objects.get(game=game, user=player).resigned
     count = len(smtp.messages)
-    deliver(reply_to(turn, f"resign game {game.pk}", sender=player.email))
+    deliver(reply_to(turn, f"resign game {game.pk}", sender=player.email))  # type: ignore[union-attr]
     again = smtp.wait_for(count + 1)[-1]
     assert f"you already resigned from game #{game.pk}" in text_part(again)

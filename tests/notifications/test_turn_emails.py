@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 from django.conf import settings
-from django.utils import dateformat, translation
 
 from games.models import Game, Seat
 from notifications.addresses import parse_reply_address
@@ -81,11 +79,9 @@ def test_it_writes_in_the_players_language_and_time_zone(make_user, make_game, s
 
         services.deliver(game, services._seats(game), [services.Notice(seat, "turn", "test")])
     by_to = {m["To"]: text_part(m) for m in smtp.wait_for(2)}
-    with translation.override("fr"):
-        paris = dateformat.format(deadline.astimezone(ZoneInfo("Europe/Paris")), "D j M, H:i")
-    assert "18:00" in paris
-    assert f"{paris} (Europe/Paris)" in by_to[ada.email]
-    assert "12:00 (America/New_York)" in by_to[bob.email]
+    # Each as their language writes dates (no English month in French), in their zone.
+    assert "mar 26 nov., 18:00 (Europe/Paris)" in by_to[ada.email]
+    assert "Tue 26 Nov, 12:00 (America/New_York)" in by_to[bob.email]
 
 
 def test_nothing_goes_to_bots_or_to_players_who_turned_emails_off(make_game, ada, bob, smtp):
@@ -298,3 +294,31 @@ def test_a_forfeit_is_announced_to_the_player_and_to_the_others(make_game, ada, 
     assert waiting.user is not None and waiting.pk != late.pk
     told = text_part(by_to[waiting.user.email])
     assert f"{late.name} missed the deadline and forfeited: a bot plays the seat on." in told
+
+
+def test_the_turn_email_lists_the_lots_changed_since_the_players_last_move(
+    make_game, ada, bob, smtp
+):
+    from games import selectors, services
+    from games.engines.registry import get_engine
+
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    engine = get_engine("lords-of-vegas")
+    changed: list[str] = []
+    for _step in range(80):  # builds where it can, until the board changed for the waiting
+        game.refresh_from_db()
+        seat = game.seats.select_related("user").get(order=engine.to_act(game.state)[0])
+        legal = engine.legal_commands(game.state, seat.order)
+        built = [c for c in legal if engine.format(c).startswith(("build", "sprawl"))]
+        text = engine.format((built or legal)[0])
+        services.submit_command(game=game.pk, user=seat.user, text=text)
+        game.refresh_from_db()
+        waiting = game.seats.select_related("user").get(to_act=True).user
+        changed = selectors.changed_lots(game=game, user=waiting)
+        if changed and waiting != seat.user:
+            break
+    assert changed  # the other player built while they waited
+    Notification.objects.filter(game=game).delete()
+    notify_game(game_id=game.pk)
+    [message] = [m for m in smtp.wait_for(1) if m["To"] == waiting.email]
+    assert f"Lots changed since your last move: {', '.join(changed)}" in text_part(message)

@@ -293,5 +293,5 @@ def test_password_guesses_at_the_delete_page_count_towards_the_lockout(
     assert zed.is_active and not zed.is_former
     api = APIClient()
     api.force_authenticate(zed)
-    answer = api.delete("/api/v1/profile/", {"password": PASSWORD}, format="json")
-    assert answer.status_code == 429 and answer["Retry-After"]
+    refused = api.delete("/api/v1/profile/", {"password": PASSWORD}, format="json")
+    assert refused.status_code == 429 and refused["Retry-After"]

@@ -28,6 +28,7 @@ def other(game: Game, user: Any) -> Any:
 def drawn_form(html: str) -> dict[str, str]:
     """The hidden fields of the move form as the page drew them."""
     form = html[html.index('id="move-form"') :]
+    form = form[: form.index("</form>")]
     return dict(HIDDEN.findall(form))
 
 

@@ -94,6 +94,12 @@ def test_it_holds_the_profile_the_games_and_the_rest(
         "turn_emails": True,
         "reminders": True,
         "unsubscribed_at": None,
+        "digest": False,
+        "digest_hour": 8,
+        "quiet_from": None,
+        "quiet_until": None,
+        "remind_before": [],
+        "muted_games": [],
     }
     games = {g["id"]: g for g in data["games"]}
     running, finished, private = played["running"], played["finished"], played["private"]

@@ -25,9 +25,12 @@ def form_data(**changes: Any) -> dict[str, Any]:
         "language": "en",
         "time_zone": "UTC",
         "away_until": "",
-        "turn_emails": "on",
+        "game_email": "each",
+        "digest_hour": "8",
         "reminders": "on",
     }
+    if "turn_emails" in changes:  # (the old switch: off is "no game email")
+        data["game_email"] = "each" if changes.pop("turn_emails") else "none"
     data.update(changes)
     return {key: value for key, value in data.items() if value is not None}
 
@@ -77,18 +80,21 @@ def test_it_shows_the_current_values(client: Any, make_user: Any) -> None:
     assert '<option value="Europe/Rome" selected>' in html
     assert '<option value="en" selected>' in html
     assert f'value="{local(back, "Europe/Rome")}"' in html  # in her own time zone
-    assert 'name="turn_emails" id="id_turn_emails" checked' in html
+    assert 'name="game_email" value="each" required id="id_game_email_0" checked' in html
     assert 'name="reminders" id="id_reminders">' in html  # off: not checked
     assert "Times are in your time zone (Europe/Rome)." in page_text(html)
 
 
-def test_the_time_zones_are_every_known_zone_sorted(client: Any, ada: User) -> None:
+def test_the_time_zones_are_grouped_by_region_without_the_odd_names(client: Any, ada: User) -> None:
     client.force_login(ada)
     html = client.get("/profile/").content.decode()
     options = html.split('name="time_zone"', 1)[1].split("</select>")[0]
     values = [part.split('"')[0] for part in options.split('<option value="')[1:]]
-    assert values == sorted(values) and len(values) > 300
-    assert {"Europe/Paris", "America/New_York", "UTC"} <= set(values)
+    assert values[0] == "UTC" and values[1:] == sorted(values[1:]) and len(values) > 300
+    assert {"Europe/Paris", "America/New_York"} <= set(values)
+    assert not {"Factory", "localtime", "Etc/GMT+5", "US/Eastern"} & set(values)
+    assert '<optgroup label="Europe">' in options
+    assert '<option value="America/Argentina/Buenos_Aires">Argentina / Buenos Aires' in options
 
 
 def test_saving_changes_every_field(client: Any, ada: User) -> None:
@@ -207,3 +213,134 @@ def test_the_page_is_in_french_for_a_french_player(client: Any, make_user: Any) 
         assert words not in text
     response = client.post("/profile/", form_data(language="fr", away_until="2000-01-01T00:00"))
     assert "est dans le passé" in page_text(response.content.decode())
+
+
+# -- the email choices (issue 13) ---------------------------------------------------------
+
+
+def choices(user: User) -> tuple[Any, ...]:
+    pref = notifications.preference(user)
+    muted = [g.pk for g in notifications.muted_games(user)]
+    return (
+        pref.turn_emails,
+        pref.digest,
+        pref.digest_hour,
+        pref.remind_before,
+        pref.quiet_from,
+        pref.quiet_until,
+        muted,
+    )
+
+
+def test_the_digest_quiet_hours_lead_times_and_a_muted_game_are_saved_together(
+    client: Any, ada: User, bob: User, make_game: Any
+) -> None:
+    game = make_game(ada, bob)
+    client.force_login(ada)
+    data = form_data(
+        game_email="digest",
+        digest_hour="9",
+        remind_before="24, 2",
+        quiet_from="22:00",
+        quiet_until="07:00",
+        muted=str(game.pk),
+    )
+    response = client.post("/profile/", data)
+    assert response.status_code == 302
+    from datetime import time
+
+    assert choices(ada) == (True, True, 9, [24, 2], time(22), time(7), [game.pk])
+    assert notifications.preference(ada).digest_at is not None  # the next digest is set
+    text = page_text(client.get("/profile/").content.decode())
+    assert f"Muted: no email about these games. #{game.pk}" in text
+    html = client.get("/profile/").content.decode()
+    assert 'value="digest" required id="id_game_email_1" checked' in html
+    assert 'value="24, 2"' in html
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"remind_before": "24, 0"}, "Reminder lead times: up to 3 whole numbers of hours"),
+        ({"remind_before": "1, 2, 3, 4"}, "Reminder lead times: up to 3 whole numbers"),
+        ({"quiet_from": "22:00"}, "Quiet hours need both a start and an end (or neither)."),
+        (
+            {
+                "game_email": "digest",
+                "digest_hour": "6",
+                "quiet_from": "22:00",
+                "quiet_until": "07:00",
+            },
+            "Your digest hour falls in your quiet hours: choose another.",
+        ),
+    ],
+)
+def test_a_bad_email_choice_is_refused_and_nothing_is_saved(
+    client: Any, ada: User, changes: dict[str, str], message: str
+) -> None:
+    client.force_login(ada)
+    before, before_choices = saved(ada), choices(ada)
+    response = client.post("/profile/", form_data(display_name="Changed", **changes))
+    assert response.status_code == 400
+    assert message in page_text(response.content.decode())
+    assert saved(ada) == before and choices(ada) == before_choices
+
+
+def test_the_api_reads_and_changes_the_email_choices(
+    client: Any, ada: User, bob: User, make_game: Any
+) -> None:
+    game = make_game(ada, bob)
+    client.force_login(ada)
+    shown = client.get("/api/v1/me/").json()["email_choices"]
+    assert shown == {
+        "game_email": "each",
+        "digest_hour": 8,
+        "reminders": True,
+        "remind_before": [],
+        "quiet_from": None,
+        "quiet_until": None,
+        "muted": [],
+    }
+    body = {
+        "display_name": "Countess",
+        "email_choices": {
+            "game_email": "digest",
+            "digest_hour": 9,
+            "remind_before": [2, 24],
+            "quiet_from": "23:00",
+            "quiet_until": "06:30",
+            "muted": [game.pk],
+        },
+    }
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert response.json()["email_choices"] == {
+        "game_email": "digest",
+        "digest_hour": 9,
+        "reminders": True,
+        "remind_before": [24, 2],
+        "quiet_from": "23:00",
+        "quiet_until": "06:30",
+        "muted": [game.pk],
+    }
+
+
+@pytest.mark.parametrize(
+    "email_choices",
+    [
+        {"remind_before": [500]},
+        {"muted": [987654]},
+        {"game_email": "digest", "digest_hour": 3, "quiet_from": "22:00", "quiet_until": "07:00"},
+        {"quiet_until": "07:00"},
+    ],
+)
+def test_the_api_refuses_a_bad_choice_and_saves_nothing(
+    client: Any, ada: User, email_choices: dict[str, Any]
+) -> None:
+    client.force_login(ada)
+    before, before_choices = saved(ada), choices(ada)
+    body = {"display_name": "Changed", "email_choices": email_choices}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith("email_choices")
+    assert saved(ada) == before and choices(ada) == before_choices

@@ -49,7 +49,7 @@ def test_it_shows_a_vegas_game_with_the_money_of_the_viewer_only(
     text = page_text(client.get(f"/games/{game.pk}/").content.decode())
     for number in range(1, 7):
         assert f"Casino {number}" in text
-    assert "Notes (paid highest first)" in text
+    assert "Notes at stake (paid highest first)" in text
     assert "hidden" in text  # bob's money
     assert "The pile holds" in text
 
@@ -120,8 +120,9 @@ def test_after_the_end_it_shows_the_placings_and_the_seed(
     html = client.get(f"/games/{game.pk}/").content.decode()
     text = page_text(html)
     assert "Result" in text and "finished" in text
-    first, second = text.split("Result", 1)[1].split("2.", 1)
-    assert "ada" in first.split("1.", 1)[1] and "bob" in second.split("seed")[0]
+    result = text.split("Result", 1)[1]
+    assert "1st ada" in result and "2nd bob" in result
+    assert result.index("1st ada") < result.index("2nd bob")
     assert game.seed in html
     assert f'href="/api/v1/games/{game.pk}/verify/"' in html
     assert 'id="move-form"' not in html

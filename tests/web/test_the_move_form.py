@@ -4,6 +4,7 @@ typed, and writes nothing."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -40,7 +41,7 @@ def test_a_legal_command_applies_and_redirects(client: Any, lords: Any) -> None:
     assert form["expected_version"] == str(lords.version)
     response = _post(client, lords, text=command, **form)
     assert response.status_code == 302
-    assert response["Location"] == f"/games/{lords.pk}/#board"
+    assert response["Location"] == f"/games/{lords.pk}/"  # the top: "Played: ..." in view
     move = Move.objects.get(game=lords, seq=lords.version + 1)
     assert (move.source, move.text, move.idempotency_key) == (
         "web",
@@ -52,13 +53,21 @@ def test_a_legal_command_applies_and_redirects(client: Any, lords: Any) -> None:
     assert command in text.split("Recent moves", 1)[1]
 
 
-def test_a_button_plays_its_command(client: Any, lords: Any) -> None:
+def test_a_button_asks_to_confirm_then_plays_its_command(client: Any, lords: Any) -> None:
     player = actor(lords)
     command = _legal(lords, player)
     form = _open(client, lords, player)
     page = client.get(f"/games/{lords.pk}/").content.decode()
     assert f'name="choice" value="{command}"' in page
-    response = _post(client, lords, choice=command, text="", **form)
+    before = footprint(lords)
+    asked = _post(client, lords, choice=command, text="", **form)
+    assert asked.status_code == 200 and footprint(lords) == before  # nothing played yet
+    text = page_text(asked.content.decode())
+    assert f"Play this? It cannot be taken back. {command}" in text
+    confirm = asked.content.decode().split('id="confirm-form"', 1)[1].split("</form>")[0]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', confirm))
+    assert fields["choice"] == command and fields["confirmed"] == "on"
+    response = _post(client, lords, **fields)
     assert response.status_code == 302
     assert Move.objects.filter(game=lords, source="web", text=command).exists()
 

@@ -64,6 +64,13 @@ VERB_OF: dict[str, str] = {word: verb for verb, words in VERBS.items() for word 
 KNOWN_VERBS = ", ".join(v for v in VERBS if v != "layoff") + ", layoff"
 """The canonical verbs, as an unknown command's refusal lists them (notation: never translated)."""
 
+TRADE_FORM = (
+    "trade <colour> pays <colour> <amount>, <colour> gives lot <lot> to <colour>, "
+    "<colour> gives die <lot> to <colour>, do <action>"
+)
+"""How a trade reads (its steps in any number and order, at least one): the refusals of a
+malformed trade quote it (notation: never translated)."""
+
 FROM_WORDS = frozenset({"from", "de", "depuis", "da", "dal"})
 MOVING_WORDS = frozenset({"moving", "deplacant", "spostando"})
 DIE_WORDS = frozenset({"die", "de", "dado", "dice"})
@@ -123,6 +130,13 @@ def parse(text: str) -> Command:
         return _PARSERS[verb](words[1:], plain)
     except MalformedCommand as error:
         raise MalformedCommand(naming(repr(text), error.text)) from None
+
+
+def starts_like_trade(text: str) -> bool:
+    """Whether a line begins with a trade verb (``trade``, ``échanger``, ``scambia``...):
+    a trade form answers any other line with the trade syntax, not every verb."""
+    words = _plain(text).split(" ", 1) if isinstance(text, str) else [""]
+    return VERB_OF.get(words[0]) == "trade"
 
 
 def naming(command: str, reason: Text | str) -> Text:
@@ -283,7 +297,7 @@ def _trade(words: list[str], plain: str) -> Trade:
     steps = [part.strip() for part in body.split(",") if part.strip()]
     if not steps:
         raise MalformedCommand(
-            _("a trade needs at least one step, e.g. 'trade green pays black 7'")
+            _("a trade needs at least one step: a trade reads '%(form)s'", form=TRADE_FORM)
         )
     return Trade(tuple(_step(step) for step in steps))
 
@@ -309,9 +323,10 @@ def _step(text: str) -> Step:
             return GiveDie(giver, receiver, lot, moving)
     raise MalformedCommand(
         _(
-            "%(step)s is not a trade step ('<colour> pays <colour> <amount>', "
-            "'<colour> gives lot|die <lot> to <colour>', 'do <action>')",
+            "%(step)s is not a trade step: a trade reads '%(form)s' "
+            "(add 'moving <lot>' to a gift when the receiver has no piece left)",
             step=f"'{text}'",
+            form=TRADE_FORM,
         )
     )
 

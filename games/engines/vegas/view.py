@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from games.engines.base import JSON, Event, State
-from games.engines.text import Join, Text, _, and_list, ngettext
+from games.engines.text import Join, Number, Text, _, and_list, ngettext
 from games.engines.vegas.commands import CASINOS
 from games.engines.vegas.rules import (
     COLOURS,
@@ -28,9 +28,10 @@ LABEL = 9
 COLUMN = 10
 
 
-def money(value: int) -> str:
-    """``$50,000``, as the banknotes of the box print it (the same in every language)."""
-    return f"${value:,}"
+def money(value: int) -> Text:
+    """``$50,000`` as the banknotes print it, the number written as the reader's language
+    writes it (``50 000 $`` in French: the catalog places the sign)."""
+    return _("$%(amount)s", amount=Number(value))
 
 
 def _notes(count: int) -> Text:
@@ -160,7 +161,7 @@ def _note_rows(casinos: list[JSON]) -> list[str]:
     depth = max(map(len, piles), default=0)
     rows = []
     for i in range(depth):
-        cells = [money(notes[i]) if i < len(notes) else "" for notes in piles]
+        cells = [str(money(notes[i])) if i < len(notes) else "" for notes in piles]
         rows.append(_row(label if i == 0 else "", cells))
     return rows or [_row(label, ["-"] * len(casinos))]
 

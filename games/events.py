@@ -1,0 +1,109 @@
+"""The players' event feed: what the event stream (``/api/v1/events/``) and the webhooks
+carry, one :class:`~games.models.PlayerEvent` row per event and player.
+
+Written where the games' outbox is drained (the receiver of ``hooks.moves_committed``, in
+the worker, after the moves committed): a worker that dies before it wrote them leaves the
+announcement, which a later run takes again, and the rows' keys make a second run write
+nothing twice. Kinds: ``move`` (each committed move, to every seated player) and
+``your_turn`` (the game now waits on you). Offers and table talk are not announced through
+the outbox yet; they join the feed when they are (docs/decisions/0018-clocks-and-channels.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from typing import Any
+
+from django.db import connection, transaction
+
+from games.models import Game, Move, PlayerEvent, Seat
+
+WRITE_LOCK = 0x10D5_0018
+"""The advisory lock under which event rows are written: their ids (a sequence) then
+commit in order, so a stream reading ``id > last`` never skips a row committed later."""
+
+
+def record_moves(sender: Any = None, *, game_id: int, seqs: list[int], **kwargs: Any) -> int:
+    """The receiver of ``hooks.moves_committed``: a ``move`` event per move for every
+    seated player, a ``your_turn`` event for each player the game now waits on. Returns
+    how many rows were offered (those already written are skipped)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    seats = list(Seat.objects.filter(game=game, user__isnull=False).select_related("user"))
+    moves = list(Move.objects.filter(game=game, seq__in=seqs).select_related("seat"))
+    rows = [
+        PlayerEvent(
+            user=seat.user,
+            game=game,
+            kind="move",
+            key=f"move:{game.pk}:{m.seq}",
+            data=_move_data(game, m),
+        )
+        for m in moves
+        if m.seq > 0
+        for seat in seats
+    ]
+    if game.status == Game.Status.ACTIVE:
+        rows += [
+            PlayerEvent(
+                user=seat.user,
+                game=game,
+                kind="your_turn",
+                key=f"turn:{game.pk}:{game.version}",
+                data=_turn_data(game),
+            )
+            for seat in seats
+            if seat.to_act and not seat.is_bot
+        ]
+    return write(rows)
+
+
+def write(rows: list[PlayerEvent]) -> int:
+    """Insert the rows, skipping any already there (same player and key), under the
+    write lock (so ids commit in order)."""
+    if not rows:
+        return 0
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+        PlayerEvent.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def _move_data(game: Game, move: Move) -> dict[str, Any]:
+    return {
+        "game": game.pk,
+        "seq": move.seq,
+        "seat": move.seat.order if move.seat is not None else None,
+        "text": move.text,
+        "source": move.source,
+        "game_version": game.version,
+        "status": game.status,
+    }
+
+
+def _turn_data(game: Game) -> dict[str, Any]:
+    return {
+        "game": game.pk,
+        "version": game.version,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+    }
+
+
+def events_after(user: Any, last: int, limit: int) -> list[PlayerEvent]:
+    """The player's events after id ``last``, oldest first."""
+    return list(PlayerEvent.objects.filter(user=user, id__gt=last).order_by("id")[:limit])
+
+
+def newest_id(user: Any) -> int:
+    """Where a stream without ``Last-Event-ID`` starts: after the newest event."""
+    newest = PlayerEvent.objects.filter(user=user).order_by("-id").values_list("id", flat=True)
+    return newest.first() or 0
+
+
+def new_webhook_secret() -> str:
+    """A signing secret as Standard Webhooks writes it: ``whsec_`` and 24 random bytes
+    (the notifications app signs and sends: notifications/outbound.py)."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()

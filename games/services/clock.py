@@ -1,0 +1,194 @@
+"""The game clock on the write path: which seats are waited on, in which zones, with what
+bank; the arithmetic itself is :mod:`games.clocks` (pure). Called under the game lock by
+``moves.save_game`` (a move: the banks are settled, a new wait starts), by the timeout
+sweep (a new wait, maybe after a vacation) and by the game tools (pause, resume). See
+docs/decisions/0018-clocks-and-channels.md."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.utils.translation import gettext as _
+
+from games.clocks import BANK, FIXED, KINDS, Clock, bank_after, running_time, wait_deadline
+from games.engines.base import GameEngine, State
+from games.models import Game, Seat
+from games.services.errors import InvalidRequest
+
+
+def clock_of(game: Game) -> Clock:
+    """The game's clock settings, as the pure functions take them."""
+    return Clock(
+        kind=game.clock,
+        turn=timedelta(hours=game.turn_hours),
+        initial=timedelta(hours=game.bank_hours),
+        increment=timedelta(hours=game.increment_hours),
+        cap=timedelta(hours=game.bank_cap_hours),
+        weekend_pause=game.weekend_pause,
+    )
+
+
+def needs_seats(game: Game) -> bool:
+    """Whether the deadline depends on who is waited on (a bank, or weekends in their
+    zones); a plain fixed clock is ``start + turn_hours`` for everyone."""
+    return game.clock == BANK or game.weekend_pause
+
+
+def _people(seats: Sequence[Seat], waiting: Collection[int]) -> list[Seat]:
+    return [s for s in seats if s.order in waiting and s.user is not None and not s.is_bot]
+
+
+def bank_of(game: Game, seat: Seat) -> timedelta:
+    """The seat's bank now (untouched: the game's initial bank)."""
+    return seat.bank_left if seat.bank_left is not None else timedelta(hours=game.bank_hours)
+
+
+def zone_for(game: Game, seat: Seat) -> ZoneInfo | None:
+    """The zone whose weekends stop this seat's clock (None: no weekend pause)."""
+    if not game.weekend_pause or seat.user is None:
+        return None
+    return seat.user.zone
+
+
+def start_wait(
+    game: Game, seats: Sequence[Seat] | None, waiting: Collection[int], start: datetime
+) -> datetime:
+    """A wait on ``waiting`` whose clock starts at ``start`` (later than now after a
+    vacation): recorded on the game; returns its deadline. A wait on nobody (bots only)
+    still gets a turn's time, as before clocks (0004)."""
+    game.clock_started_at = start
+    if not needs_seats(game):
+        return start + timedelta(hours=game.turn_hours)
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game).select_related("user"))
+    people = _people(seats, waiting)
+    zones = {s.order: zone_for(game, s) or ZoneInfo("UTC") for s in people}
+    banks = {s.order: bank_of(game, s) for s in people}
+    deadline = wait_deadline(clock_of(game), start, banks, zones)
+    return deadline or start + timedelta(hours=game.turn_hours)
+
+
+def settle_banks(
+    game: Game,
+    engine: GameEngine,
+    before: State | None,
+    after: State,
+    now: datetime,
+    seats: Sequence[Seat] | None,
+) -> Sequence[Seat] | None:
+    """A move at ``now`` ends the running wait: each person waited on pays the clock time
+    since the wait started; one whose turn it ended (no longer waited on, or the turn moved
+    on) earns the increment. Only bank clocks keep banks. Returns the seats read."""
+    if game.clock != BANK or before is None or game.clock_started_at is None:
+        return seats
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game).select_related("user"))
+    waiting_after = set(engine.to_act(after))
+    turn_moved = engine.turn_marker(before) != engine.turn_marker(after)
+    clock = clock_of(game)
+    for seat in _people(seats, engine.to_act(before)):
+        spent = running_time(game.clock_started_at, now, zone_for(game, seat))
+        ended = turn_moved or seat.order not in waiting_after
+        seat.bank_left = bank_after(
+            bank_of(game, seat), spent, turn_ended=ended, increment=clock.increment, cap=clock.cap
+        )
+        seat.save(update_fields=["bank_left"])
+    return seats
+
+
+def vacation_unused(game: Game, now: datetime) -> timedelta | None:
+    """The part of a vacation wait not waited when a move comes at ``now``: the clock was
+    to start at the player's return (None: not known, a game from before clocks)."""
+    if game.clock_started_at is None:
+        return None
+    return game.clock_started_at - now
+
+
+CLOCK_SETTINGS = ("kind", "bank_hours", "increment_hours", "cap_hours", "weekend_pause")
+MAX_BANK_HOURS = 24 * 30
+"""A bank, an increment and a cap are at most this many hours (as a fixed turn)."""
+
+
+def check_clock(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The game's clock fields from what a creator asked (the web form and the API send
+    the same keys): ``kind`` "fixed" (the default) or "bank"; for a bank ``bank_hours``
+    (72), ``increment_hours`` (24, at least 1: a bank that ran out must give the next turn
+    some time) and ``cap_hours`` (168, at least the starting bank); ``weekend_pause``
+    (false) for either. Bad values: :class:`InvalidRequest` naming the field."""
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(CLOCK_SETTINGS))
+    if unknown:
+        raise InvalidRequest(
+            _("unknown clock setting '%(name)s'") % {"name": unknown[0]}, field="clock"
+        )
+    kind = raw.get("kind", FIXED)
+    if kind not in KINDS:
+        raise InvalidRequest(
+            _("the clock is 'fixed' or 'bank', not %(value)r") % {"value": kind}, field="clock"
+        )
+    pause = raw.get("weekend_pause", False)
+    if not isinstance(pause, bool):
+        raise InvalidRequest(_("weekend_pause is true or false"), field="weekend_pause")
+    fields: dict[str, Any] = {"clock": kind, "weekend_pause": pause}
+    if kind == BANK:
+        bank = _hours(raw, "bank_hours", 72, 1)
+        fields["bank_hours"] = bank
+        fields["increment_hours"] = _hours(raw, "increment_hours", 24, 1)
+        fields["bank_cap_hours"] = _hours(raw, "cap_hours", max(168, bank), bank)
+    return fields
+
+
+def _hours(raw: Mapping[str, Any], name: str, default: int, low: int) -> int:
+    value = raw.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_BANK_HOURS:
+        raise InvalidRequest(
+            _("%(field)s is %(low)s to %(most)s hours, not %(value)s")
+            % {"field": name, "low": low, "most": MAX_BANK_HOURS, "value": value},
+            field=name,
+        )
+    return value
+
+
+def clock_summary(game: Game) -> dict[str, Any]:
+    """The clock as the API and the pages show it: the settings, each player's bank (bank
+    clock: at the start of the current wait, in hours), and a pause the players asked for."""
+    summary: dict[str, Any] = {
+        "kind": game.clock,
+        "turn_hours": game.turn_hours,
+        "weekend_pause": game.weekend_pause,
+        "paused": game.paused_at is not None,
+        "paused_by_players": game.paused_at is not None and bool(game.pause_votes),
+        "pause_votes": list(game.pause_votes) if game.paused_at is None else [],
+        "banks": [],
+    }
+    if game.clock == BANK:
+        summary.update(
+            bank_hours=game.bank_hours,
+            increment_hours=game.increment_hours,
+            cap_hours=game.bank_cap_hours,
+            banks=[
+                {"seat": s.order, "hours": round(bank_of(game, s) / timedelta(hours=1), 1)}
+                for s in sorted(game.seats.all(), key=lambda s: s.order)  # (prefetched)
+                if s.user_id is not None and not s.is_bot
+            ],
+        )
+    return summary
+
+
+def clock_sentence(game: Game, seat: Seat | None) -> str:
+    """The clock in one sentence for a player's email (their bank, if they have one)."""
+    if game.clock == BANK:
+        text = _(
+            "Time bank: %(start)s hours to start, %(more)s more for each turn, at most %(cap)s."
+        ) % {"start": game.bank_hours, "more": game.increment_hours, "cap": game.bank_cap_hours}
+        if seat is not None and seat.user_id is not None and not seat.is_bot:
+            hours = round(bank_of(game, seat) / timedelta(hours=1), 1)
+            text += " " + _("Your bank: %(hours)s hours.") % {"hours": hours}
+    else:
+        text = _("Fixed time: %(hours)s hours per turn.") % {"hours": game.turn_hours}
+    if game.weekend_pause:
+        text += " " + _("The clock stops over your weekend.")
+    return text

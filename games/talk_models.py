@@ -1,0 +1,87 @@
+"""Table talk: what the players say to each other in a game, whom they do not want to hear,
+and the notes each keeps for themself (issue 11, docs/decisions/0016-table-talk-and-trades.md).
+
+A module of the games app (imported at the end of ``games.models``): the messages belong to a
+game and its seats, and every door (web, API, email) reaches them through
+``games.services.talk``. Nothing here is part of the engine's state or of the move log: talk
+never changes the game, and it is not replayed.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class ChatMessage(models.Model):
+    """One message of a seat's player: to the whole table (``to`` empty) or to one seat
+    (a whisper, seen only by its two players). ``key`` makes a door's retry post it once
+    (an email's Message-ID and line). Staff hide a message (``hidden_at``); it stays for
+    the record but nobody sees it any more."""
+
+    class Source(models.TextChoices):
+        WEB = "web", "web"
+        API = "api", "api"
+        EMAIL = "email", "email"
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="said")
+    to = models.ForeignKey(
+        "games.Seat",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="whispered",
+        help_text="Empty: to the whole table; else a private message to this seat.",
+    )
+    text = models.TextField()
+    source = models.CharField(max_length=8, choices=Source.choices)
+    key = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["game_id", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["author", "key"], condition=~Q(key=""), name="chat_message_key_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "-id"], name="chat_game_newest")]
+
+    def __str__(self) -> str:
+        return f"message #{self.pk} in game #{self.game_id}"
+
+
+class ChatMute(models.Model):
+    """A seat's player does not want to read another seat's player in this game."""
+
+    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="mutes")
+    muted = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="muted_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "muted"], name="chat_mute_once")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat_id} mutes seat {self.muted_id}"
+
+
+class PlayerNote(models.Model):
+    """The private notes of a seat's player in a game: seen by nobody else, kept after the
+    end (deleted with the seat only)."""
+
+    seat = models.OneToOneField("games.Seat", on_delete=models.CASCADE, related_name="note")
+    text = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"notes of seat {self.seat_id}"

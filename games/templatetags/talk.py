@@ -1,0 +1,33 @@
+"""``{% load talk %}``: the table talk and the private notes of the board page, read here
+from the page's game and viewer (``_chat.html``, ``_notes.html``), so the board's view needs
+no change for them: one include each in ``game.html``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.models import Game
+from games.web import talk
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def chat_panel(context: template.Context, game: dict[str, Any]) -> dict[str, Any] | None:
+    """The chat of ``game`` (the page's game dict) for the viewer, or None when they may
+    not read it (not seated): ``?chat_before=<id>`` pages back."""
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated:
+        return None
+    return talk.chat_context(Game.objects.get(pk=game["id"]), request)
+
+
+@register.simple_tag(takes_context=True)
+def notes_panel(context: template.Context, game: dict[str, Any]) -> dict[str, Any] | None:
+    """The viewer's notes in ``game``, or None when they have no seat."""
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated:
+        return None
+    return talk.notes_context(Game.objects.get(pk=game["id"]), request)

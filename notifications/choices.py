@@ -1,0 +1,121 @@
+"""The player's email choices as moments: when their quiet hours end, when their next
+digest is due, which reminder lead times are theirs, which games they muted.
+
+Every moment is computed in the player's zone with :mod:`zoneinfo` (a wall-clock time on a
+date, then converted), so "08:00" stays 08:00 on both sides of a daylight-saving change.
+See ``docs/decisions/0017-email-choices-and-digest.md``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from accounts.models import zone_named
+from notifications.models import EmailPreference, GameMute
+
+MAX_LEAD_HOURS = 168
+"""The longest reminder lead time a player may choose (a week)."""
+MAX_LEADS = 3
+"""How many reminder lead times a player may choose."""
+
+
+def _at(day: Any, hour: time, zone: ZoneInfo) -> datetime:
+    """The wall-clock ``hour`` on ``day`` in ``zone``, in UTC (a time skipped by a DST
+    change reads as the offset before it, so it still happens once)."""
+    return datetime.combine(day, hour, tzinfo=zone).astimezone(UTC)
+
+
+def quiet_end(pref: EmailPreference, zone_name: str, now: datetime) -> datetime | None:
+    """When the player's quiet hours end, if ``now`` falls inside them; else None.
+
+    ``quiet_from`` after ``quiet_until`` (22:00 to 07:00) spans midnight: before 07:00 the
+    end is today's 07:00, from 22:00 on it is tomorrow's."""
+    start, end = pref.quiet_from, pref.quiet_until
+    if start is None or end is None or start == end:
+        return None
+    zone = zone_named(zone_name)
+    local = now.astimezone(zone)
+    clock = local.time().replace(tzinfo=None)
+    today = local.date()
+    if start < end:
+        return _at(today, end, zone) if start <= clock < end else None
+    if clock >= start:
+        return _at(today + timedelta(days=1), end, zone)
+    if clock < end:
+        return _at(today, end, zone)
+    return None
+
+
+def next_digest(hour: int, zone_name: str, now: datetime) -> datetime:
+    """The first moment after ``now`` when it is ``hour``:00 in the player's zone (UTC)."""
+    zone = zone_named(zone_name)
+    today = now.astimezone(zone).date()
+    for days in (0, 1, 2):  # (2: a day that skips the hour in its DST change)
+        moment = _at(today + timedelta(days=days), time(hour), zone)
+        if moment > now:
+            return moment
+    raise AssertionError("unreachable: an hour comes back within two days")
+
+
+def lead_times(pref: EmailPreference) -> list[float]:
+    """The player's reminder lead times in hours, largest first (the server's single one
+    when they chose none)."""
+    chosen = [float(h) for h in pref.remind_before or []]
+    return sorted(chosen or [float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS)], reverse=True)
+
+
+def muted_users(game_id: int) -> set[int]:
+    """The users who muted the game."""
+    return set(GameMute.objects.filter(game_id=game_id).values_list("user_id", flat=True))
+
+
+def check_lead_times(value: Any) -> list[int]:
+    """The reminder lead times a player typed ("24, 2") or sent (a list), as whole hours,
+    largest first; ``ValueError`` with the reason (in the active language) when they are
+    not 1 to 3 whole numbers of hours between 1 and 168."""
+    from django.utils.translation import gettext
+
+    if isinstance(value, str):
+        parts = [p for p in value.replace(";", ",").replace(" ", ",").split(",") if p]
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        parts = [value]
+    reason = gettext(
+        "Reminder lead times: up to %(n)s whole numbers of hours between 1 and %(max)s, "
+        "separated by commas (for example: 24, 2)."
+    ) % {"n": MAX_LEADS, "max": MAX_LEAD_HOURS}
+    hours: set[int] = set()
+    for part in parts:
+        text = str(part).strip().removesuffix("h")
+        if isinstance(part, bool) or not text.isdigit() or not 1 <= int(text) <= MAX_LEAD_HOURS:
+            raise ValueError(reason)
+        hours.add(int(text))
+    if len(hours) > MAX_LEADS:
+        raise ValueError(reason)
+    return sorted(hours, reverse=True)
+
+
+def check_quiet_hours(
+    quiet_from: time | None, quiet_until: time | None, digest: bool, digest_hour: int
+) -> None:
+    """Quiet hours come as a pair, and a digest hour may not fall inside them (it would
+    never be sent at its hour); ``ValueError`` with the reason."""
+    from django.utils.translation import gettext
+
+    if (quiet_from is None) != (quiet_until is None):
+        raise ValueError(gettext("Quiet hours need both a start and an end (or neither)."))
+    if quiet_from is None or quiet_until is None or not digest:
+        return
+    hour = time(digest_hour)
+    inside = (
+        quiet_from <= hour < quiet_until
+        if quiet_from < quiet_until
+        else hour >= quiet_from or hour < quiet_until
+    )
+    if quiet_from != quiet_until and inside:
+        raise ValueError(gettext("Your digest hour falls in your quiet hours: choose another."))

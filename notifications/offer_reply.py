@@ -1,0 +1,129 @@
+"""A reply to a trade offer's email (issue 11): its reply address is signed for one offer
+and one seat (``notifications.addresses.offer_address``); the first line of the player's own
+words answers it:
+
+- ``accept`` (``accepter``, ``accetta``, ``accetto``, ``yes``, ``oui``, ``sì``): accept it;
+- ``decline`` (``refuser``, ``refuse``, ``rifiuta``, ``rifiuto``, ``no``, ``non``): decline it;
+- a trade in the notation: a counter-offer, proposed by the player (the original is declined
+  once the counter-offer is accepted by the engine).
+
+Table talk lines (``say: ...``) are posted as in any reply. The answer says what was done or
+why not, once per Message-ID, like the answers of ``notifications.inbound``.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from email.message import EmailMessage
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.models import Seat, TradeOffer
+from games.services.errors import ServiceError
+from games.services.trades import accept_trade, decline_trade, propose_trade
+from notifications import talk_lines
+from notifications.addresses import parse_offer_address
+from notifications.inbound import (
+    Outcome,
+    _answer,
+    _refused,
+    _talk,
+    answer_key,
+    idempotency_key,
+    message_id,
+    recipients,
+    sender_address,
+)
+from notifications.models import Notification
+from notifications.quotes import body_text, own_lines
+from notifications.services import Notice
+
+log = logging.getLogger(__name__)
+
+ACCEPT = frozenset({"accept", "accepter", "accepte", "accetta", "accetto", "yes", "oui", "si"})
+DECLINE = frozenset({"decline", "refuser", "refuse", "rifiuta", "rifiuto", "no", "non"})
+
+
+def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
+    for address in recipients(message):
+        found = parse_offer_address(address)
+        if found is not None:
+            return found
+    return None
+
+
+def _word(line: str) -> str:
+    plain = unicodedata.normalize("NFKD", line.strip().rstrip(".!").casefold())
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> Outcome:
+    """Answer the offer as the seat's player (the sender must be them: else nothing is
+    done and nothing answered, as for any reply)."""
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id, game_id=game_id).first()
+    sender = sender_address(message)
+    if seat is None or seat.user is None or sender != (seat.user.email or "").lower():
+        log.warning("offer reply %s ignored: sender %s", message_id(message), sender)
+        return Outcome("ignored", "sender is not the seat's player", game_id, seat_id)
+    with translation.override(seat.user.language or settings.LANGUAGE_CODE):
+        return _handle(message, seat, offer_id)
+
+
+def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
+    key = idempotency_key(message)
+    notice = Notice(seat, Notification.Kind.ANSWER, answer_key(key))
+    prior = Notification.objects.filter(
+        user=seat.user, game_id=seat.game_id, kind=notice.kind, key=notice.key
+    ).first()
+    if prior is not None and prior.status != Notification.Status.FAILED:
+        return Outcome("duplicate", "already answered", seat.game_id, seat.pk)
+    said, lines = talk_lines.split(own_lines(body_text(message)))
+    spoken = talk_lines.post(seat, said, key)
+    words = [line for line in lines if line.strip()]
+    first = words[0] if words else ""
+    offer = TradeOffer.objects.filter(pk=offer_id, game_id=seat.game_id).first()
+    try:
+        if offer is None:
+            raise ServiceError(_("there is no trade offer #%(offer)s") % {"offer": offer_id})
+        done = _answer_offer(seat, offer, first)
+    except ServiceError as exc:
+        return _refused(message, seat, notice, [first] if first else [], exc.message, [], spoken)
+    context = {"done": done, "ignored": words[1:], **_talk(spoken)}
+    answered = _answer(message, seat, notice, "answer_offer", context, {"status": "played"})
+    return Outcome("played", done, seat.game_id, seat.pk, (first,), (), answered)
+
+
+def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
+    """Do what the line says; the sentence that says what was done."""
+    word = _word(line)
+    if word in ACCEPT:
+        answered = accept_trade(offer=offer, user=seat.user, source="email")
+        if answered.status == TradeOffer.Status.EXECUTED:
+            return _("You accepted trade offer #%(id)s: the trade is done.") % {"id": offer.pk}
+        if answered.status == TradeOffer.Status.FAILED:
+            return _("You accepted trade offer #%(id)s, but the trade failed: %(why)s") % {
+                "id": offer.pk,
+                "why": answered.message,
+            }
+        return _("You accepted trade offer #%(id)s; it waits on the other parties.") % {
+            "id": offer.pk
+        }
+    if word in DECLINE:
+        decline_trade(offer=offer, user=seat.user)
+        return _("You declined trade offer #%(id)s.") % {"id": offer.pk}
+    if not line:
+        raise ServiceError(
+            _(
+                "your reply does not answer trade offer #%(id)s: write accept, decline or a "
+                "counter-offer (a trade in the notation) on its first line"
+            )
+            % {"id": offer.pk}
+        )
+    counter = propose_trade(game=seat.game_id, user=seat.user, text=line, source="email")
+    decline_trade(offer=offer, user=seat.user)
+    return _(
+        "You declined trade offer #%(id)s and proposed trade offer #%(counter)s instead: %(trade)s"
+    ) % {"id": offer.pk, "counter": counter.pk, "trade": counter.text}

@@ -1,0 +1,211 @@
+"""Signed outbound webhooks: each player's events (:class:`games.models.PlayerEvent`, the
+rows the event stream reads) POSTed to the player's URLs.
+
+- **Signatures** per Standard Webhooks (https://www.standardwebhooks.com): headers
+  ``webhook-id`` (the event's id: a receiver drops a repeat), ``webhook-timestamp`` (Unix
+  seconds) and ``webhook-signature`` ``v1,<base64 HMAC-SHA256 of "id.timestamp.body">``,
+  keyed with the secret's bytes (``whsec_<base64>``).
+- **Payloads Discord and Slack take as they are**: ``content`` (Discord) and ``text``
+  (Slack) carry one sentence; ``type``, ``timestamp`` and ``data`` carry the event.
+- **The events are the queue**: ``Webhook.last_event`` is how far a hook got, so a worker
+  that dies loses nothing (the next run starts there; a repeat has the same ``webhook-id``).
+  A run claims a hook with a conditional UPDATE of ``retry_at`` (a lease), as the emails do.
+- **Retries with backoff**: a failed POST (an error, a timeout, not 2xx) waits 30 s, 2 min,
+  10 min, 1 h...; after ``MAX_FAILURES`` in a row the hook is switched off and the player is
+  told by email. See docs/decisions/0018-clocks-and-channels.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import ipaddress
+import json
+import logging
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db.models import Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from games.models import PlayerEvent, Webhook
+
+log = logging.getLogger(__name__)
+
+MAX_FAILURES = 5
+BACKOFF = (30, 120, 600, 3600, 6 * 3600)
+"""Seconds to wait after the 1st, 2nd... failure in a row."""
+LEASE = timedelta(minutes=2)
+TIMEOUT_SECONDS = 5.0
+BATCH = 50
+
+
+def sign(secret: str, msg_id: str, timestamp: int, body: bytes) -> str:
+    """The ``webhook-signature`` header of a message (Standard Webhooks, version 1)."""
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    signed = f"{msg_id}.{timestamp}.".encode() + body
+    return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+
+
+def payload(event: PlayerEvent) -> dict[str, Any]:
+    """What is POSTed: the event, and a sentence in ``content`` and ``text`` for chats."""
+    sentence = describe(event)
+    return {
+        "type": event.kind,
+        "timestamp": event.created_at.isoformat(),
+        "data": {"id": event.pk, **event.data},
+        "content": sentence,
+        "text": sentence,
+    }
+
+
+def describe(event: PlayerEvent) -> str:
+    """One sentence, in the player's language (set by the caller)."""
+    data, url = event.data, f"{settings.SITE_URL}/games/{event.data.get('game')}/"
+    if event.kind == "your_turn":
+        return _("It is your turn in game #%(game)s: %(url)s") % {"game": data["game"], "url": url}
+    return _("Game #%(game)s, move %(seq)s: %(text)s") % {
+        "game": data.get("game"),
+        "seq": data.get("seq"),
+        "text": data.get("text") or "—",
+    }
+
+
+def deliver_due(now: datetime | None = None) -> int:
+    """Deliver to every active hook that has undelivered events and is not waiting out a
+    backoff (or claimed by another run); how many events were delivered."""
+    now = now or timezone.now()
+    due = (
+        Webhook.objects.filter(active=True)
+        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .values_list("pk", flat=True)
+    )
+    return sum(deliver(hook_id=pk, now=now) for pk in due)
+
+
+def _claim(hook_id: int, now: datetime) -> Webhook | None:
+    """Take the hook for this run (a lease in ``retry_at``); None: not ours to take."""
+    taken = (
+        Webhook.objects.filter(pk=hook_id, active=True)
+        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .update(retry_at=now + LEASE)
+    )
+    return Webhook.objects.select_related("user").get(pk=hook_id) if taken else None
+
+
+def deliver(*, hook_id: int, now: datetime | None = None) -> int:
+    """The hook's undelivered events, in order, until one fails (then the backoff)."""
+    now = now or timezone.now()
+    hook = _claim(hook_id, now)
+    if hook is None:
+        return 0
+    events = list(
+        PlayerEvent.objects.filter(user=hook.user, id__gt=hook.last_event).order_by("id")[:BATCH]
+    )
+    delivered = 0
+    with translation.override(hook.user.language or settings.LANGUAGE_CODE):
+        for event in events:
+            error = post(hook, event)
+            if error:
+                _failed(hook, error, now)
+                return delivered
+            hook.last_event, hook.failures, delivered = event.pk, 0, delivered + 1
+            Webhook.objects.filter(pk=hook.pk).update(last_event=event.pk, failures=0)
+    Webhook.objects.filter(pk=hook.pk).update(retry_at=None, last_error="")
+    return delivered
+
+
+def refused_address(url: str) -> str:
+    """Why Lords will not POST to ``url`` ("" when it will): only http(s), and not to a
+    loopback, private or link-local address (the server's own neighbours) unless
+    ``WEBHOOKS_ALLOW_PRIVATE`` (tests, a private deployment)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "not an http(s) address"
+    if getattr(settings, "WEBHOOKS_ALLOW_PRIVATE", False):
+        return ""
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except OSError as exc:
+        return f"cannot resolve {parts.hostname}: {exc}"
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0])
+        if not address.is_global:
+            return f"{parts.hostname} is a private address"
+    return ""
+
+
+def post(hook: Webhook, event: PlayerEvent) -> str:
+    """POST one event; "" when the receiver took it (2xx), else what went wrong."""
+    refused = refused_address(hook.url)
+    if refused:
+        return refused
+    body = json.dumps(payload(event), separators=(",", ":")).encode()
+    msg_id, timestamp = f"evt_{event.pk}", int(time.time())
+    request = urllib.request.Request(
+        hook.url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "User-Agent": "Lords-Webhooks/1",
+            "webhook-id": msg_id,
+            "webhook-timestamp": str(timestamp),
+            "webhook-signature": sign(hook.secret, msg_id, timestamp, body),
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (OSError, ValueError) as exc:
+        return str(exc)[:300] or exc.__class__.__name__
+    return "" if 200 <= status < 300 else f"HTTP {status}"
+
+
+def _failed(hook: Webhook, error: str, now: datetime) -> None:
+    """One more failure in a row: wait the backoff, or switch the hook off and tell."""
+    failures = hook.failures + 1
+    if failures >= MAX_FAILURES:
+        Webhook.objects.filter(pk=hook.pk).update(
+            active=False, failures=failures, retry_at=None, last_error=error
+        )
+        _tell_switched_off(hook, error)
+        return
+    wait = timedelta(seconds=BACKOFF[min(failures, len(BACKOFF)) - 1])
+    Webhook.objects.filter(pk=hook.pk).update(
+        failures=failures, retry_at=now + wait, last_error=error
+    )
+
+
+def _tell_switched_off(hook: Webhook, error: str) -> None:
+    """The player's email: which hook, why, how to turn it on again."""
+    user = hook.user
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        subject = _("[Lords] Your webhook is switched off")
+        body = _(
+            "Your webhook %(url)s failed %(count)s times in a row (last: %(error)s), so Lords "
+            "stopped sending to it. Fix the receiver, then delete the webhook and add it again "
+            "(POST /api/v1/webhooks/); the events since are kept for your event stream."
+        ) % {"url": hook.url, "count": MAX_FAILURES, "error": error}
+    send_mail(subject, body, None, [user.email])
+    log.warning("webhook #%s of user #%s switched off: %s", hook.pk, user.pk, error)
+
+
+def kick(sender: Any = None, *, game_id: int, **kwargs: Any) -> None:
+    """The receiver of ``moves_committed`` (after the games' own receiver wrote the events):
+    deliver now rather than at the next beat, if a player of the game has a webhook."""
+    if Webhook.objects.filter(active=True, user__seats__game_id=game_id).exists():
+        from notifications.tasks import deliver_webhooks
+
+        deliver_webhooks.delay()

@@ -1,0 +1,135 @@
+"""Trade offers by email (issue 11), with a real SMTP server: a three-party trade proposed with
+the trade builder on the web by one, countered by email by another, accepted by email and on
+the web, executed; every party emailed at each step; the log credits the proposer and those
+who accepted."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.engines.registry import get_engine
+from games.models import Game, TradeOffer
+from games.services import expire_trades, propose_trade
+from games.services.hooks import announce_pending
+from notifications.addresses import parse_offer_address
+from tests.notifications.conftest import deliver, reply_to, text_part
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _needs_lords_of_vegas() -> None:
+    pytest.importorskip("games.engines.lords_of_vegas.engine")
+
+
+def _trade(game: Game, *steps: tuple[Any, Any, int]) -> str:
+    """The trade in the notation: each step a payment (payer, payee, amount)."""
+    colour = {s.user_id: s.colour for s in game.seats.all()}
+    command = {
+        "type": "trade",
+        "steps": [
+            {"type": "pay", "payer": colour[p.pk], "payee": colour[q.pk], "amount": n}
+            for p, q, n in steps
+        ],
+    }
+    engine = get_engine(game.game_type)
+    return engine.format(engine.command_from_json(command))
+
+
+def _news(smtp: Any, count: int) -> list[EmailMessage]:
+    """Announce what the offers did (the outbox's periodic task: its emails are sent when it
+    returns), then the new mail about offers."""
+    before = len(smtp.messages)
+    announce_pending()
+    new = [m for m in smtp.messages[before:] if "rade offer" in m["Subject"]]
+    assert len(new) == count, [m["Subject"] for m in new]
+    return new
+
+
+def _to(messages: list[EmailMessage], user: Any) -> EmailMessage:
+    [found] = [m for m in messages if m["To"] == user.email]
+    return found
+
+
+def test_a_three_party_trade_proposed_countered_and_accepted(make_game, ada, bob, cy, smtp):
+    game = make_game(ada, bob, cy, game_type="lords-of-vegas", seats=3)
+    announce_pending()  # (the start's emails)
+    money = list(game.state["money"])
+    web = Client()
+    web.force_login(ada)
+    # Ada builds the offer on the web: the parties, what each gives, the preview, propose.
+    a, b, c = (game.seats.get(user=u).order for u in (ada, bob, cy))
+    pieces: dict[str, Any] = {"parties": [b, c], f"pay_{a}_{b}": 2, f"pay_{b}_{c}": 1}
+    preview = web.get(f"/games/{game.pk}/trades/new/", {**pieces, "preview": 1})
+    assert "If every party accepted now" in preview.content.decode()
+    response = web.post(f"/games/{game.pk}/trades/new/propose/", pieces)
+    assert response.status_code == 302
+    offer = TradeOffer.objects.get(game=game)
+    first = offer.text
+    assert set(first.removeprefix("trade ").split(", ")) == set(
+        _trade(game, (ada, bob, 2), (bob, cy, 1)).removeprefix("trade ").split(", ")
+    )
+
+    # Bob and Cy get the offer, with a reply address signed for it.
+    new = _news(smtp, 2)
+    to_bob = _to(new, bob)
+    assert f"offers a trade in Lords of Vegas #{game.pk} (offer #{offer.pk})" in text_part(to_bob)
+    assert first in text_part(to_bob) and "accept" in text_part(to_bob)
+    signed = parse_offer_address(to_bob["Reply-To"])
+    assert signed is not None and signed[2] == offer.pk
+    assert {m["To"] for m in new} == {bob.email, cy.email}
+
+    # Bob counters by email: he wants 3.
+    counter_text = _trade(game, (ada, bob, 3), (bob, cy, 1))
+    printed = deliver(reply_to(to_bob, counter_text, sender=bob.email))
+    assert printed.startswith("played"), printed
+    offer.refresh_from_db()
+    assert offer.status == "declined"
+    counter = TradeOffer.objects.get(game=game, status="open")
+    assert counter.proposer.user == bob
+    mail = _news(smtp, 4)  # Ada and Cy: the counter-offer; the first one declined
+    answer = [m for m in smtp.messages if "Your answer to the trade offer" in m["Subject"]]
+    assert f"proposed trade offer #{counter.pk} instead" in text_part(answer[0])
+    to_cy = next(m for m in mail if m["To"] == cy.email and f"#{counter.pk}" in m["Subject"])
+    assert "declined trade offer" in text_part(_to([m for m in mail if m is not to_cy], cy))
+
+    # Cy accepts by email (in French), then Ada on the web: the trade is made.
+    printed = deliver(reply_to(to_cy, "accepter", sender=cy.email))
+    assert printed.startswith("played"), printed
+    [told] = _news(smtp, 1)  # the proposer is told of Cy's answer
+    assert told["To"] == bob.email
+    assert f"({cy.name}) accepted your trade offer #{counter.pk}" in text_part(told)
+    response = web.post(f"/games/{game.pk}/trades/{counter.pk}/accept/")
+    assert response.status_code == 302
+    counter.refresh_from_db()
+    assert counter.status == "executed"
+    done = _news(smtp, 3)
+    assert {m["To"] for m in done} == {ada.email, bob.email, cy.email}
+    assert all("is done" in text_part(m) for m in done)
+
+    game.refresh_from_db()
+    assert game.state["money"][a] == money[a] - 3
+    assert game.state["money"][b] == money[b] + 2 and game.state["money"][c] == money[c] + 1
+    page = web.get(f"/games/{game.pk}/").content.decode()
+    credit = f"proposed by {bob.name}, accepted by {cy.name} and {ada.name}."
+    assert f"Trade offer #{counter.pk}: {credit}" in page
+
+
+def test_an_offer_expires_and_the_parties_are_told(make_game, ada, bob, smtp):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = make_game(ada, bob, game_type="lords-of-vegas", seats=2)
+    announce_pending()  # (the start's emails)
+    offer = propose_trade(game=game, user=ada, text=_trade(game, (ada, bob, 1)))
+    assert offer.expires_at == game.deadline  # by default: the end of the current turn
+    _news(smtp, 1)
+    assert expire_trades(now=timezone.now() + timedelta(days=30)) == 1
+    told = _news(smtp, 2)
+    assert {m["To"] for m in told} == {ada.email, bob.email}
+    assert all("expired before every party accepted it" in text_part(m) for m in told)

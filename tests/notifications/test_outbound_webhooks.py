@@ -1,0 +1,153 @@
+"""Outbound webhooks against a local HTTP receiver: Standard Webhooks signatures that a
+receiver can check, payloads with Discord's ``content`` and Slack's ``text``, retries with
+backoff (time is data: each run is given its ``now``), switch-off after repeated failures
+with the player told by email."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games import services
+from games.events import record_moves
+from games.models import PlayerEvent, Webhook
+from notifications.outbound import MAX_FAILURES, deliver_due, sign
+from tests.api.helpers import body, make_player
+from tests.platform.helpers import legal_text, seat_to_act
+
+pytestmark = pytest.mark.django_db
+
+
+class Receiver:
+    """A local webhook receiver: answers ``fail`` requests with 500, then 204."""
+
+    def __init__(self) -> None:
+        self.fail = 0
+        self.received: list[tuple[dict[str, str], bytes]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                data = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, data))
+                failing = receiver.fail > 0
+                receiver.fail -= 1
+                self.send_response(500 if failing else 204)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def receiver(settings: Any) -> Iterator[Receiver]:
+    settings.WEBHOOKS_ALLOW_PRIVATE = True  # (the receiver is on this machine)
+    found = Receiver()
+    yield found
+    found.server.shutdown()
+
+
+def verify(secret: str, headers: dict[str, str], data: bytes) -> bool:
+    """What a receiver does (Standard Webhooks): recompute the HMAC over id.timestamp.body."""
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    signed = f"{headers['webhook-id']}.{headers['webhook-timestamp']}.".encode() + data
+    expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+    given = [s.split(",", 1)[1] for s in headers["webhook-signature"].split()]
+    return any(hmac.compare_digest(expected, s) for s in given)
+
+
+def test_the_signature_matches_the_standard_webhooks_example():
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    body_ = b'{"test": 2432232314}'
+    expected = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+    assert sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body_) == expected
+
+
+def _hook_and_events(make_game: Any, receiver: Receiver) -> tuple[Any, Webhook]:
+    alice, bob = make_player("alice"), make_player("bob")
+    made = alice.client.post("/api/v1/webhooks/", {"url": receiver.url}, format="json")
+    assert made.status_code == 201, made.content
+    assert body(made)["secret"].startswith("whsec_")
+    game = make_game(alice.user, bob.user)
+    for _ in range(2):
+        seat = seat_to_act(game)
+        services.submit_command(game=game, user=seat.user, text=legal_text(game))
+    record_moves(game_id=game.pk, seqs=[1, 2])  # what the outbox's receiver writes
+    return alice, Webhook.objects.get(pk=body(made)["id"])
+
+
+def test_it_retries_with_backoff_then_delivers_every_event_signed(make_game, receiver):
+    alice, hook = _hook_and_events(make_game, receiver)
+    events = list(PlayerEvent.objects.filter(user=alice.user).order_by("id"))
+    assert events
+    receiver.fail = 2
+    now = timezone.now()
+
+    assert deliver_due(now=now) == 0  # 500: the first attempt fails
+    hook.refresh_from_db()
+    assert (hook.failures, hook.retry_at, hook.last_error) == (
+        1,
+        now + timedelta(seconds=30),
+        "HTTP 500",
+    )
+    assert deliver_due(now=now + timedelta(seconds=10)) == 0  # waiting out the backoff
+    assert len(receiver.received) == 1
+    assert deliver_due(now=now + timedelta(seconds=31)) == 0  # fails again: 2 minutes now
+    hook.refresh_from_db()
+    assert hook.retry_at == now + timedelta(seconds=31 + 120)
+    assert deliver_due(now=now + timedelta(seconds=200)) == len(events)
+
+    delivered = receiver.received[2:]
+    assert [h["webhook-id"] for h, _ in delivered] == [f"evt_{e.pk}" for e in events]
+    assert receiver.received[0][0]["webhook-id"] == f"evt_{events[0].pk}"  # the retried one
+    for headers, data in delivered:
+        assert verify(hook.secret, headers, data)
+        assert not verify("whsec_" + base64.b64encode(b"x" * 24).decode(), headers, data)
+        sent = json.loads(data)
+        assert sent["content"] == sent["text"] and sent["text"]  # Discord and Slack
+        assert sent["type"] in {"move", "your_turn"} and sent["data"]["game"] > 0
+    hook.refresh_from_db()
+    assert (hook.failures, hook.retry_at, hook.last_event) == (0, None, events[-1].pk)
+    assert deliver_due(now=now + timedelta(seconds=300)) == 0  # nothing new: nothing sent
+
+
+def test_repeated_failures_switch_it_off_and_tell_the_player(make_game, receiver):
+    alice, hook = _hook_and_events(make_game, receiver)
+    receiver.fail = 1000
+    now = timezone.now()
+    for _ in range(MAX_FAILURES):
+        now += timedelta(days=1)  # past any backoff
+        deliver_due(now=now)
+    hook.refresh_from_db()
+    assert not hook.active and hook.failures == MAX_FAILURES
+    assert len(receiver.received) == MAX_FAILURES
+    [told] = mail.outbox
+    assert told.to == [alice.user.email] and "switched off" in told.subject
+    assert receiver.url in told.body and "HTTP 500" in told.body
+    deliver_due(now=now + timedelta(days=1))
+    assert len(receiver.received) == MAX_FAILURES  # off: nothing more is sent
+    listed = body(alice.client.get("/api/v1/webhooks/"))
+    assert listed[0]["active"] is False
+
+
+def test_private_addresses_are_refused_unless_allowed(make_game, receiver, settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    _alice, hook = _hook_and_events(make_game, receiver)
+    deliver_due()
+    hook.refresh_from_db()
+    assert receiver.received == [] and "private address" in hook.last_error

@@ -66,8 +66,9 @@ def write(rows: list[PlayerEvent]) -> int:
     if not rows:
         return 0
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+        if connection.vendor == "postgresql":  # (SQLite has one writer at a time anyway)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
         PlayerEvent.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
 

@@ -1,14 +1,17 @@
 """A whole table without the API, in a real browser against the live server, with a real
 SMTP server: Ada signs up, creates a Lords of Vegas game, invites Bob by name and a new
 person by email; the new person signs up through the emailed link; Ada adds a bot and
-starts; everyone is emailed; the table plays (web, email replies, the first legal command)
-to the end, Bob resigning by email. Screenshots (desktop and phone, English and French) go
+starts; everyone is emailed; the table plays turns on the web (a legal command's button, the
+confirm step, `end`) and by replies to the 'your turn' emails, then Bob resigns by email and
+the first legal command plays to the end. Screenshots (desktop and phone, English and French) go
 to SHOTS_DIR (default var/screenshots/table/)."""
 
 from __future__ import annotations
 
 import os
 import re
+import time
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +22,15 @@ from accounts.models import User
 from games.models import Game, Seat
 from tests.conftest import PASSWORD
 from tests.notifications.conftest import (
+    WAIT,
+    commands_offered,
     deliver,
     html_part,
     play,
     reply_to,
     text_part,
 )
+from tests.web.helpers import actor
 from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, sync_playwright
 
 pytestmark = [
@@ -36,6 +42,8 @@ SHOTS = Path(
     os.environ.get("SHOTS_DIR", Path(__file__).resolve().parents[2] / "var/screenshots/table")
 )
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+DOORS = ("web", "email") * 3
+"""The turns played by people after the start, before Bob resigns: each door several times."""
 
 
 def _shots(browser: Any, base: str, path: str, name: str, cookies: list[Any]) -> None:
@@ -63,6 +71,53 @@ def _link(message: Any) -> str:
     found = re.search(r"https?://\S+(/games/invitations/[\w-]+/)", text_part(message))
     assert found, text_part(message)
     return found.group(1)
+
+
+def _mail_to(smtp: Any, address: str, subject: str, since: int) -> EmailMessage:
+    """The latest email to ``address`` whose subject has ``subject``, arrived after the
+    first ``since`` messages (waits, bounded: the hooks send after their commit)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        found = [m for m in smtp.messages[since:] if m["To"] == address and subject in m["Subject"]]
+        if found:
+            return found[-1]
+        assert time.monotonic() < deadline, f"no {subject!r} email to {address}"
+        smtp.wait_for(len(smtp.messages) + 1, timeout=1)
+
+
+def _web_turn(page: Any, url: str) -> str:
+    """A turn on the game page: a legal command's button, yes on the confirm step (the
+    command seen in the log), then ``end`` typed and sent; the command played."""
+    page.goto(url)
+    button = page.locator('#move-form button.cmd:not([value="end"])').first
+    if not button.is_visible():  # its group is folded: open it as a player would
+        button.locator("xpath=ancestor::details[1]/summary").click()
+    choice = str(button.get_attribute("value"))
+    button.click()
+    page.wait_for_selector("#confirm-form")
+    assert choice in page.inner_text("#confirm-form")
+    with page.expect_navigation():
+        page.click("#confirm-form button.primary")
+    assert f"Played: {choice}" in page.inner_text(".message.success")
+    assert choice in page.inner_text("#log")
+    page.fill("#move-form textarea[name=text]", "end")
+    with page.expect_navigation():
+        page.click("#move-form > button.primary")
+    assert "Played: end" in page.inner_text(".message.success")
+    return choice
+
+
+def _email_turn(smtp: Any, address: str) -> str:
+    """A turn by replying to the latest 'your turn' email with the first command it offers
+    and ``end``; the answer says "Played"."""
+    turn = _mail_to(smtp, address, "Your turn", 0)
+    command = next(c for c in commands_offered(turn) if c != "end")
+    before = len(smtp.messages)
+    printed = deliver(reply_to(turn, f"{command}\nend", sender=address))
+    assert printed.startswith("played:"), printed
+    answer = _mail_to(smtp, address, "Played", before)
+    assert command in answer["Subject"] and "end" in answer["Subject"]
+    return command
 
 
 def test_a_whole_table_without_the_api(
@@ -143,6 +198,18 @@ def test_a_whole_table_without_the_api(
         told = {m["To"] for m in started if "has started" in m["Subject"]}
         assert told == {"ada@example.org", bob.email, "newcomer@example.org"}
         _shots(browser, base, "/", "home-signed-in", ada_ctx.cookies())
+        # The table plays: turns on the web and by email replies, each next player told.
+        pages = {"ada@example.org": ada, bob.email: bob_page, "newcomer@example.org": newcomer}
+        for door in DOORS:
+            address = actor(game).email
+            before = len(smtp.messages)
+            if door == "web":
+                _web_turn(pages[address], f"{base}/games/{game.pk}/")
+            else:
+                _email_turn(smtp, address)
+            _mail_to(smtp, actor(game).email, "Your turn", before)
+        sources = list(game.moves.exclude(seq=0).values_list("source", flat=True))
+        assert sources.count("web") >= 6 and sources.count("email") >= 6, sources
         # Bob resigns by email, from the email that told him of the start.
         bobs = [m for m in smtp.messages if m["To"] == bob.email and "has started" in m["Subject"]]
         deliver(reply_to(bobs[-1], f"resign game {game.pk}", sender=bob.email))

@@ -120,6 +120,7 @@ class TradeOfferAdmin(admin.ModelAdmin):
         "move",
         "created_at",
         "resolved_at",
+        "turn",
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -23,7 +23,8 @@ class GamesConfig(AppConfig):
 
         user_signed_up.connect(claim_after_sign_up, dispatch_uid="games.claim_invitation")
 
-        from games.events import record_moves
-        from games.services.hooks import moves_committed
+        from games.events import record_moves, record_table
+        from games.services.hooks import moves_committed, table_changed
 
         moves_committed.connect(record_moves, dispatch_uid="games.player_events")
+        table_changed.connect(record_table, dispatch_uid="games.player_table_events")

@@ -10,7 +10,8 @@ A game has one of two clocks (docs/decisions/0018-clocks-and-channels.md):
 
 Either may stop over each player's weekend (Saturday 00:00 to Monday 00:00 in the player's
 own time zone): that time neither counts nor runs out. The deadline of a wait is the
-earliest instant at which one of the seats waited on has no time left.
+earliest instant at which one of the seats waited on has no time left, moved out of the
+quiet hours of the players waited on (:func:`out_of_quiet_hours`).
 
 The Django side (which seats, which zones, saving) is ``games/services/clock.py``.
 """
@@ -124,6 +125,48 @@ def wait_deadline(
         for order, zone in zones.items()
     ]
     return min(deadlines, default=None)
+
+
+@dataclass(frozen=True)
+class QuietHours:
+    """A player's quiet hours: wall-clock times in their zone (``start`` after ``end``, as
+    22:00 to 07:00, spans midnight; equal times: none)."""
+
+    start: time
+    end: time
+    zone: ZoneInfo
+
+
+def quiet_end(moment: datetime, quiet: QuietHours) -> datetime | None:
+    """The end of the quiet hours ``moment`` falls in (UTC), or None. The end is a
+    wall-clock time on a date, then converted, so 07:00 stays 07:00 across a DST change."""
+    if quiet.start == quiet.end:
+        return None
+    local = moment.astimezone(quiet.zone)
+    clock, today = local.time().replace(tzinfo=None), local.date()
+    if quiet.start < quiet.end:
+        inside, day = quiet.start <= clock < quiet.end, today
+    else:  # across midnight: before the end it ends today, after the start tomorrow
+        inside = clock >= quiet.start or clock < quiet.end
+        day = today + timedelta(days=1) if clock >= quiet.start else today
+    if not inside:
+        return None
+    return datetime.combine(day, quiet.end, tzinfo=quiet.zone).astimezone(UTC)
+
+
+def out_of_quiet_hours(deadline: datetime, quiets: Iterable[QuietHours]) -> datetime:
+    """``deadline``, or the end of the quiet hours of the players waited on that it falls
+    in: nobody's time runs out while they sleep. Pushed again while the new instant is in
+    another player's quiet hours; when their quiet hours cover the whole day together, the
+    pushing stops after one round per player (a deadline must be somewhere)."""
+    quiets = list(quiets)
+    moment = deadline
+    for _ in range(len(quiets) + 1):
+        ends = [end for end in (quiet_end(moment, q) for q in quiets) if end is not None]
+        if not ends:
+            return moment
+        moment = max(ends)
+    return moment
 
 
 def cast_vote(votes: Iterable[int], seat: int, voters: Iterable[int]) -> tuple[list[int], bool]:

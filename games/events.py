@@ -4,9 +4,12 @@ carry, one :class:`~games.models.PlayerEvent` row per event and player.
 Written where the games' outbox is drained (the receiver of ``hooks.moves_committed``, in
 the worker, after the moves committed): a worker that dies before it wrote them leaves the
 announcement, which a later run takes again, and the rows' keys make a second run write
-nothing twice. Kinds: ``move`` (each committed move, to every seated player) and
-``your_turn`` (the game now waits on you). Offers and table talk are not announced through
-the outbox yet; they join the feed when they are (docs/decisions/0018-clocks-and-channels.md).
+nothing twice. Kinds: ``move`` (each committed move, to every seated player),
+``your_turn`` (the game now waits on you), ``offer`` (what became of a trade offer, to
+every seated player: the table sees the offers) and ``message`` (table talk, to the players
+who may read it: a private message to its two players only, none to a player who muted its
+author). Offers and messages reach the outbox as table changes (``hooks.table_changed``:
+"offer", "message"); see docs/decisions/0018-clocks-and-channels.md.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games.models import Game, Move, PlayerEvent, Seat
+from games.models import ChatMessage, ChatMute, Game, Move, PlayerEvent, Seat, TradeOffer
 
 WRITE_LOCK = 0x10D5_0018
 """The advisory lock under which event rows are written: their ids (a sequence) then
@@ -58,6 +61,86 @@ def record_moves(sender: Any = None, *, game_id: int, seqs: list[int], **kwargs:
             if seat.to_act and not seat.is_bot
         ]
     return write(rows)
+
+
+def record_table(sender: Any = None, *, game_id: int, change: str, **ids: Any) -> int:
+    """The receiver of ``hooks.table_changed``: an ``offer`` event for each seated player
+    when a trade offer changes, a ``message`` event for each player who may read a new
+    message. Other changes (invited, joined, left) are not in the feed. Returns how many
+    rows were offered."""
+    if change == "offer":
+        return write(_offer_rows(int(ids["offer_id"]), str(ids["event"]), ids.get("by")))
+    if change == "message":
+        return write(_message_rows(int(ids["message_id"])))
+    return 0
+
+
+def _offer_rows(offer_id: int, event: str, by: int | None) -> list[PlayerEvent]:
+    """The offer's news for every seated player (the offers are shown to the whole table)."""
+    offer = TradeOffer.objects.select_related("proposer").filter(pk=offer_id).first()
+    if offer is None:
+        return []
+    data = {
+        "game": offer.game_id,
+        "offer": offer.pk,
+        "event": event,
+        "by": by,
+        "proposer": offer.proposer.order,
+        "parties": list(offer.parties),
+        "text": offer.text,
+        "status": offer.status,
+    }
+    users = Seat.objects.filter(game_id=offer.game_id, user__isnull=False).values_list(
+        "user_id", flat=True
+    )
+    return [
+        PlayerEvent(
+            user_id=user_id,
+            game_id=offer.game_id,
+            kind="offer",
+            key=f"offer:{offer.pk}:{event}",
+            data=data,
+        )
+        for user_id in users
+        if user_id is not None
+    ]
+
+
+def _message_rows(message_id: int) -> list[PlayerEvent]:
+    """A message for the players who may read it (as ``talk.visible_to``): the table's
+    to every seated player, a private one to its author and its recipient; not to a
+    player who muted the author, nothing for a message already hidden."""
+    message = (
+        ChatMessage.objects.select_related("author", "to")
+        .filter(pk=message_id, hidden_at__isnull=True)
+        .first()
+    )
+    if message is None:
+        return []
+    seats = Seat.objects.filter(game_id=message.game_id, user__isnull=False)
+    if message.to is not None:
+        seats = seats.filter(pk__in=[message.author_id, message.to_id])
+    muting = ChatMute.objects.filter(muted_id=message.author_id).values("seat_id")
+    data = {
+        "game": message.game_id,
+        "message": message.pk,
+        "seat": message.author.order,
+        "to": message.to.order if message.to is not None else None,
+        "private": message.to is not None,
+        "text": message.text,
+    }
+    users = seats.exclude(pk__in=muting).values_list("user_id", flat=True)
+    return [
+        PlayerEvent(
+            user_id=user_id,
+            game_id=message.game_id,
+            kind="message",
+            key=f"message:{message.pk}",
+            data=data,
+        )
+        for user_id in users
+        if user_id is not None
+    ]
 
 
 def write(rows: list[PlayerEvent]) -> int:

@@ -251,6 +251,13 @@ class TradeOffer(models.Model):
     message = models.TextField(blank=True, help_text="Why it failed or was declined.")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
+    turn = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="The engine's turn marker when it was made: it expires when that turn "
+        "ends. Empty when the proposer set its expiry time.",
+    )
     resolved_at = models.DateTimeField(null=True, blank=True)
     move = models.ForeignKey(
         Move, on_delete=models.PROTECT, null=True, blank=True, related_name="trade_offers"

@@ -20,6 +20,11 @@ class NotificationsConfig(AppConfig):
 
         PROFILE_PARTS["email_choices"] = part()  # (issue 13: the email choices in /me/)
 
+        from games.services.clock import QUIET_HOURS
+        from notifications.choices import quiet_hours_of
+
+        QUIET_HOURS["email_choices"] = quiet_hours_of  # (issue 13: no deadline in them)
+
         from notifications.outbound import kick
 
         moves_committed.connect(kick, dispatch_uid="notifications.kick_webhooks")

@@ -8,6 +8,7 @@ See ``docs/decisions/0017-email-choices-and-digest.md``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -48,6 +49,19 @@ def quiet_end(pref: EmailPreference, zone_name: str, now: datetime) -> datetime 
     if clock < end:
         return _at(today, end, zone)
     return None
+
+
+def quiet_hours_of(user_ids: Collection[int]) -> dict[int, tuple[time, time]]:
+    """The quiet hours of those of ``user_ids`` who have them, for the game clock (which
+    moves a deadline out of them; ``games.services.clock.QUIET_HOURS``): one query."""
+    rows = EmailPreference.objects.filter(
+        user_id__in=list(user_ids), quiet_from__isnull=False, quiet_until__isnull=False
+    ).values_list("user_id", "quiet_from", "quiet_until")
+    return {
+        user_id: (start, end)
+        for user_id, start, end in rows
+        if start is not None and end is not None and start != end
+    }
 
 
 def next_digest(hour: int, zone_name: str, now: datetime) -> datetime:

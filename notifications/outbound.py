@@ -73,6 +73,19 @@ def describe(event: PlayerEvent) -> str:
     data, url = event.data, f"{settings.SITE_URL}/games/{event.data.get('game')}/"
     if event.kind == "your_turn":
         return _("It is your turn in game #%(game)s: %(url)s") % {"game": data["game"], "url": url}
+    if event.kind == "offer":
+        return _("Game #%(game)s, trade offer #%(offer)s %(event)s: %(text)s") % {
+            "game": data["game"],
+            "offer": data["offer"],
+            "event": data["event"],
+            "text": data.get("text") or "—",
+        }
+    if event.kind == "message":
+        return _("Game #%(game)s, seat %(seat)s says: %(text)s") % {
+            "game": data["game"],
+            "seat": data["seat"],
+            "text": data["text"],
+        }
     return _("Game #%(game)s, move %(seq)s: %(text)s") % {
         "game": data.get("game"),
         "seq": data.get("seq"),

@@ -124,7 +124,8 @@ def _assert_no_english(where: str, text: str, language: str) -> None:
 @pytest.fixture
 def table(make_user: Callable[..., Any], make_game: Callable[..., Any], language: str) -> Any:
     """Ada, Bob and Cy reading ``language``: a Lords of Vegas game well under way with a
-    trade offer open, a Vegas game under way, and a finished Vegas game."""
+    trade offer open, a classic Lords of Vegas game waiting on a boss's lay-off decision, a
+    Vegas game under way, and a finished Vegas game."""
     ada, bob, cy = (make_user(n, language=language) for n in ("ada", "bob", "cy"))
     lords = make_game(ada, bob, cy, game_type="lords-of-vegas", seats=3)
     engine = get_engine("lords-of-vegas")
@@ -138,13 +139,50 @@ def table(make_user: Callable[..., Any], make_game: Callable[..., Any], language
     lords.refresh_from_db()
     payer, payee = lords.seats.get(user=ada), lords.seats.get(user=bob)
     services.propose_trade(game=lords, user=ada, text=f"trade {payer.colour} pays {payee.colour} 1")
+    classic = {"edition": "classic"}
+    decision = _waiting_on_a_layoff(
+        make_game(ada, bob, game_type="lords-of-vegas", options=classic)
+    )
     vegas = make_game(ada, bob, bots=1)
     play(vegas, 3)
     over = make_game(ada, bob, bots=1)
     play(over, None)
     assert over.status == Game.Status.FINISHED
     assert TradeOffer.objects.filter(game=lords, status="open").exists()
-    return {"users": (ada, bob, cy), "lords": lords, "vegas": vegas, "over": over}
+    return {
+        "users": (ada, bob, cy),
+        "lords": lords,
+        "decision": decision,
+        "vegas": vegas,
+        "over": over,
+    }
+
+
+def _waiting_on_a_layoff(game: Game) -> Game:
+    """Played through the services until a boss is asked whether to lay off half of a bet
+    (classic edition): both players ask to decide their lay-offs, then each gambles at the
+    other's casino as soon as there is one, and builds until then."""
+    engine = get_engine("lords-of-vegas")
+    for seat in game.seats.select_related("user"):
+        services.submit_command(game=game.pk, user=seat.user, text="prefer layoff ask")
+    for _step in range(60):
+        game.refresh_from_db()
+        assert game.state is not None
+        if any(d["kind"] == "layoff" for d in game.state["pending"]):
+            return game
+        seat = game.seats.select_related("user").get(order=engine.to_act(game.state)[0])
+        legal = [engine.format(c) for c in engine.legal_commands(game.state, seat.order)]
+        chosen = next(
+            (
+                t
+                for verbs in (("gamble",), ("build", "sprawl"), ("end",))
+                for t in legal
+                if t.startswith(verbs)
+            ),
+            legal[0],
+        )
+        services.submit_command(game=game.pk, user=seat.user, text=chosen)
+    raise AssertionError("no lay-off decision came up")
 
 
 def _open_a_trade(game: Game) -> None:
@@ -167,7 +205,7 @@ def test_no_page_speaks_english(client: Any, table: Any, language: str) -> None:
     pages += ["/games/?game_type=vegas"]
     pages += [f"/games/{table['lords'].pk}/moves/{n}/" for n in (1, 12, 30)]  # the replay
     pages += [f"/games/{table['over'].pk}/moves/3/"]
-    pages += [f"/games/{table[g].pk}/" for g in ("lords", "vegas", "over")]
+    pages += [f"/games/{table[g].pk}/" for g in ("lords", "decision", "vegas", "over")]
     for user in (ada, bob):
         client.force_login(user)
         for url in pages:

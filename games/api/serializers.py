@@ -233,6 +233,13 @@ class CommandSerializer(_CommandInput):
 
 class TradeProposeSerializer(_CommandInput):
     command = CommandField(help_text="The trade, in the game's notation or as JSON.")
+    expires_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="When the offer lapses (ISO 8601, in the future, at most 7 days ahead); "
+        "left out, it lapses when the current turn ends.",
+    )
 
 
 class MovesQuerySerializer(serializers.Serializer[Any]):

@@ -356,7 +356,11 @@ class TradeOfferViewSet(ApiViewSet):
         data = valid(TradeProposeSerializer, request.data)
         game = lookups.visible_game(game_id, request.user)
         offer = services.propose_trade(
-            game=game, user=request.user, text=data["text"], command=data["command"]
+            game=game,
+            user=request.user,
+            text=data["text"],
+            command=data["command"],
+            expires_at=data["expires_at"],
         )
         return Response(present.trade(offer), status=CREATED)
 

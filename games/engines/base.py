@@ -170,8 +170,11 @@ class GameEngine(Protocol):
         self-play command and the property tests run it after every command."""
 
     # -- notation ---------------------------------------------------------------------------
-    def parse(self, text: str) -> Command:
-        """One command from its text form; raises :class:`MalformedCommand`."""
+    def parse(self, text: str, *, options: Mapping[str, Any] | None = None) -> Command:
+        """One command from its text form; raises :class:`MalformedCommand`. ``options``:
+        the game's (normalised) options when the command is for a game, so that a refusal
+        speaks of that game only (an unknown verb's lists this edition's verbs); without
+        them the text is read for any game of the engine."""
 
     def format(self, command: Command) -> str:
         """The canonical text form; ``parse(format(c)) == c``."""

@@ -6,17 +6,34 @@ docs/decisions/0018-clocks-and-channels.md."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
 
-from games.clocks import BANK, FIXED, KINDS, Clock, bank_after, running_time, wait_deadline
+from games.clocks import (
+    BANK,
+    FIXED,
+    KINDS,
+    Clock,
+    QuietHours,
+    bank_after,
+    out_of_quiet_hours,
+    running_time,
+    wait_deadline,
+)
 from games.engines.base import GameEngine, State
 from games.models import Game, Seat
 from games.services.errors import InvalidRequest
+
+QuietHoursSource = Callable[[Collection[int]], Mapping[int, tuple[time, time]]]
+QUIET_HOURS: dict[str, QuietHoursSource] = {}
+"""Where the clock learns players' quiet hours: user ids -> (from, until), wall-clock times
+in the player's zone, for those who have them. The quiet hours are the notifications app's
+(its email choices), which the games may not import: it fills this in its ``ready()``, as
+it fills ``accounts.api.PROFILE_PARTS``. Empty (no such app): no quiet hours."""
 
 
 def clock_of(game: Game) -> Clock:
@@ -57,18 +74,35 @@ def start_wait(
     game: Game, seats: Sequence[Seat] | None, waiting: Collection[int], start: datetime
 ) -> datetime:
     """A wait on ``waiting`` whose clock starts at ``start`` (later than now after a
-    vacation): recorded on the game; returns its deadline. A wait on nobody (bots only)
-    still gets a turn's time, as before clocks (0004)."""
+    vacation): recorded on the game; returns its deadline, moved out of the quiet hours of
+    the players waited on. A wait on nobody (bots only) still gets a turn's time, as
+    before clocks (0004)."""
     game.clock_started_at = start
-    if not needs_seats(game):
-        return start + timedelta(hours=game.turn_hours)
+    deadline = start + timedelta(hours=game.turn_hours)
+    if not needs_seats(game) and not QUIET_HOURS:
+        return deadline
     if seats is None:
         seats = list(Seat.objects.filter(game=game).select_related("user"))
     people = _people(seats, waiting)
-    zones = {s.order: zone_for(game, s) or ZoneInfo("UTC") for s in people}
-    banks = {s.order: bank_of(game, s) for s in people}
-    deadline = wait_deadline(clock_of(game), start, banks, zones)
-    return deadline or start + timedelta(hours=game.turn_hours)
+    if needs_seats(game):
+        zones = {s.order: zone_for(game, s) or ZoneInfo("UTC") for s in people}
+        banks = {s.order: bank_of(game, s) for s in people}
+        deadline = wait_deadline(clock_of(game), start, banks, zones) or deadline
+    return out_of_quiet_hours(deadline, quiet_hours_of(people))
+
+
+def quiet_hours_of(people: Sequence[Seat]) -> list[QuietHours]:
+    """The quiet hours of the players in ``people`` (seats with a user), each in their
+    zone: one query per source, none when nobody is waited on."""
+    users = {s.user.pk: s.user for s in people if s.user is not None}
+    if not users:
+        return []
+    return [
+        QuietHours(start, end, users[user_id].zone)
+        for source in QUIET_HOURS.values()
+        for user_id, (start, end) in source(list(users)).items()
+        if user_id in users
+    ]
 
 
 def settle_banks(

@@ -257,8 +257,11 @@ def parse_commands(
     *,
     text: str | None,
     command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    options: Mapping[str, Any] | None = None,
 ) -> list[Command]:
-    """The commands of a submission, from text or JSON (one object or a list of them)."""
+    """The commands of a submission, from text or JSON (one object or a list of them).
+    ``options``: the game's, passed to the engine's parse so that its refusals speak of
+    this game (an unknown verb's lists this edition's verbs only)."""
     if (text is None) == (command is None):
         raise InvalidRequest(_("give the command either as text or as JSON (exactly one)"))
     raw: list[Any]
@@ -279,7 +282,7 @@ def parse_commands(
     for index, item in enumerate(raw, start=1):
         try:
             if isinstance(item, str):
-                commands.append(engine.parse(item))
+                commands.append(engine.parse(item, options=options))
             elif isinstance(item, Mapping):
                 commands.append(engine.command_from_json(item))
             else:
@@ -502,6 +505,10 @@ def save_game(
         read = clock.settle_banks(game, engine, before, state, now, seats_read)
     else:
         read = seats_read
+    if game.status == Game.Status.ACTIVE:  # a turn ends: offers made in it lapse
+        from games.services.trades import expire_with_turn  # (trades imports this module)
+
+        expire_with_turn(game, engine, before, state, now)
     game.state = state
     outcome = engine.outcome(state)
     if outcome is not None and game.status == Game.Status.ACTIVE:
@@ -652,7 +659,7 @@ def _submit(
                 current_version=locked.version,
             )
         engine = engine_for(locked)
-        commands = parse_commands(engine, text=text, command=command)
+        commands = parse_commands(engine, text=text, command=command, options=locked.options)
         assert locked.state is not None
         state, entries = apply_player_commands(engine, locked.state, seat, commands, source, seats)
         idempotency_key, fingerprint = key or (None, "")

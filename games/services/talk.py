@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.models import ChatMessage, ChatMute, Game, PlayerNote, Seat
 from games.services.errors import InvalidRequest, NotFound, ServiceError
+from games.services.hooks import table_changed_after_commit
 from games.services.moves import seat_colour, seat_of
 
 MAX_LENGTH = 1000
@@ -69,9 +70,12 @@ def say(
     _check_rate(seat)
     try:
         with transaction.atomic():
-            return ChatMessage.objects.create(
+            message = ChatMessage.objects.create(
                 game=found, author=seat, to=recipient, text=body, source=source, key=key
             )
+            # the event feed hears of it through the outbox, after the commit (0018)
+            table_changed_after_commit(found.pk, "message", message_id=message.pk)
+            return message
     except IntegrityError:  # the same key posted at the same moment by a redelivery
         return ChatMessage.objects.get(author=seat, key=key)
 

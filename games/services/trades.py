@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines.base import IllegalCommand
+from games.engines.base import GameEngine, IllegalCommand, State
 from games.models import Game, Seat, TradeOffer
 from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
 from games.services.moves import (
@@ -41,17 +41,18 @@ def propose_trade(
     it stands now (checked by applying it to a copy; nothing is written to the log).
     ``source``: the door, logged on the executing Move should the proposer be its only
     party (as ``accept_trade`` logs the last acceptance's). ``expires_at``: when the offer
-    lapses (default: the end of the current turn, its deadline)."""
+    lapses, in the future and within :data:`LONGEST_EXPIRY`; by default it lapses when the
+    turn it was made in ends (:func:`expire_with_turn`), at the latest at that turn's
+    deadline."""
     if source not in SOURCES:
         raise InvalidRequest(_("unknown source '%(source)s'") % {"source": source})
-    if expires_at is not None and expires_at <= timezone.now():
-        raise InvalidRequest(_("an offer expires in the future: choose a later time"))
+    expires_at = checked_expiry(expires_at, timezone.now())
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)
         seat = _trading_seat(locked, user)
         engine = engine_for(locked)
-        commands = parse_commands(engine, text=text, command=command)
+        commands = parse_commands(engine, text=text, command=command, options=locked.options)
         if len(commands) != 1:
             raise InvalidRequest(
                 _("%(count)s commands given: propose one trade at a time")
@@ -86,6 +87,7 @@ def propose_trade(
             parties=sorted(parties),
             accepted_by=[seat.order] if seat.order in parties else [],
             expires_at=expires_at or end_of_turn(locked),
+            turn="" if expires_at is not None else turn_of(engine, locked.state),
         )
         if set(offer.parties) <= set(offer.accepted_by):
             _execute(locked, offer, source)
@@ -93,6 +95,51 @@ def propose_trade(
         else:
             _tell(offer, "proposed", seat.order)
         return offer
+
+
+LONGEST_EXPIRY = timedelta(days=7)
+"""The latest a proposer may set an offer's expiry: an offer is a deal of the moment, and a
+week-old one would bind its parties to a game that has moved on."""
+
+
+def checked_expiry(expires_at: datetime | None, now: datetime) -> datetime | None:
+    """A proposer's expiry time, refused unless it is after ``now`` and within
+    :data:`LONGEST_EXPIRY` (a time without a zone is read in the current one)."""
+    if expires_at is None:
+        return None
+    if timezone.is_naive(expires_at):
+        expires_at = timezone.make_aware(expires_at)
+    if expires_at <= now:
+        raise InvalidRequest(_("an offer expires in the future: choose a later time"))
+    if expires_at > now + LONGEST_EXPIRY:
+        raise InvalidRequest(
+            _("an offer expires within %(days)s days: choose an earlier time")
+            % {"days": LONGEST_EXPIRY.days}
+        )
+    return expires_at
+
+
+def turn_of(engine: GameEngine, state: State) -> str:
+    """The engine's turn marker as stored on an offer that lapses with its turn."""
+    return repr(engine.turn_marker(state))
+
+
+def expire_with_turn(
+    game: Game, engine: GameEngine, before: State | None, after: State, now: datetime
+) -> int:
+    """When moves end a turn (the engine's ``turn_marker`` changes from ``before`` to
+    ``after``), expire the game's open offers made in an earlier turn that have no expiry
+    time of their own; in the moves' transaction (the caller holds the game lock), the
+    parties told as by the sweep. Returns the count."""
+    if before is None or engine.turn_marker(before) == engine.turn_marker(after):
+        return 0
+    due = (
+        TradeOffer.objects.select_for_update()
+        .filter(game=game, status=TradeOffer.Status.OPEN)
+        .exclude(turn="")
+        .exclude(turn=turn_of(engine, after))
+    )
+    return _expire_all(list(due), now)
 
 
 def end_of_turn(game: Game) -> datetime:
@@ -246,6 +293,8 @@ def _execute(game: Game, offer: TradeOffer, source: str) -> None:
         offer.save(update_fields=["status", "message", "resolved_at"])
         return
     entry = Entry(None, trade, engine.format(trade), list(events), source)
+    # Claimed first: should the trade end the turn, the turn's end does not expire it.
+    TradeOffer.objects.filter(pk=offer.pk).update(status=TradeOffer.Status.EXECUTED)
     moves = commit_commands(game, engine, state, [entry])
     stopped = stop_reason(events)
     offer.status = TradeOffer.Status.EXECUTED if stopped is None else TradeOffer.Status.FAILED
@@ -321,13 +370,17 @@ def expire_trades(*, now: datetime | None = None) -> int:
         due = TradeOffer.objects.select_for_update(skip_locked=True).filter(
             status=TradeOffer.Status.OPEN, expires_at__lte=now
         )
-        expired = list(due)
-        TradeOffer.objects.filter(pk__in=[o.pk for o in expired]).update(
-            status=TradeOffer.Status.EXPIRED, resolved_at=now, message="expired"
-        )
-        for offer in expired:
-            _tell(offer, "expired")  # the parties are told, once (the rows are claimed)
-    return len(expired)
+        return _expire_all(list(due), now)
+
+
+def _expire_all(offers: list[TradeOffer], now: datetime) -> int:
+    """Expire ``offers`` (locked by the caller) and have their parties told, once each."""
+    TradeOffer.objects.filter(pk__in=[o.pk for o in offers]).update(
+        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="expired"
+    )
+    for offer in offers:
+        _tell(offer, "expired")  # the parties are told, once (the rows are claimed)
+    return len(offers)
 
 
 def _sync(target: TradeOffer | int, source: TradeOffer) -> None:

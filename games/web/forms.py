@@ -71,7 +71,24 @@ class MoveForm(forms.Form):
         return data
 
 
-class TradeForm(forms.Form):
+class OfferExpiryForm(forms.Form):
+    """When a proposed offer lapses, if the proposer says (a date and time, as a browser's
+    ``datetime-local`` input sends it); the service judges it (in the future, within its
+    limit). Left empty, the offer lapses when the current turn ends."""
+
+    expires_at = forms.DateTimeField(
+        label=_("Expires at (optional)"),
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("Left empty, the offer expires when the current turn ends."),
+        error_messages={
+            "invalid": _("Give the expiry as a date and a time, for example 2026-05-01 18:00.")
+        },
+    )
+
+
+class TradeForm(OfferExpiryForm):
     """A trade in the notation (``trade green pays black 7, ...``); the service parses it
     and the engine judges it."""
 

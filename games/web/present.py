@@ -56,12 +56,16 @@ def about(game_type: str) -> str:
 
 
 def edition(game_type: str, options: dict[str, Any] | None) -> str:
-    """ "2024", "classic", "neutral"... (the engine names its edition option), or ""."""
+    """The game's edition as its engine labels it, in the reader's language and without
+    the player counts the create form adds ("classic edition", "édition classique"), or
+    ""."""
     try:
-        key = get_engine(game_type).editions[0]
+        key, values = get_engine(game_type).editions
     except LookupError:
         return ""
-    return str((options or {}).get(key, ""))
+    chosen = (options or {}).get(key, "")
+    label = next((label for value, label in values if value == chosen), chosen)
+    return str(label).split(" (", 1)[0]
 
 
 def title(game: dict[str, Any]) -> str:

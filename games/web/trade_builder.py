@@ -46,6 +46,7 @@ from games.models import Game, TradeOffer
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from games.services.moves import engine_for
 from games.web import present
+from games.web.forms import OfferExpiryForm
 
 GAME_TYPE = "lords-of-vegas"
 ROLLS = frozenset({"tie_reroll", "reorganize", "gamble", "first_roll"})
@@ -500,9 +501,18 @@ def propose(request: HttpRequest, game_id: int) -> HttpResponse:
     if context["run"].refusal is not None:
         context["error"] = context["run"].refusal
         return _page(request, context, status=409)
+    expiry = OfferExpiryForm(query)
+    context["expiry_form"] = expiry
+    if not expiry.is_valid():
+        context["error"] = " ".join(str(e) for e in expiry.errors["expires_at"])
+        return _page(request, context, status=400)
     try:
         offer = services.propose_trade(
-            game=table.game.pk, user=request.user, text=context["notation"], source="web"
+            game=table.game.pk,
+            user=request.user,
+            text=context["notation"],
+            source="web",
+            expires_at=expiry.cleaned_data["expires_at"],
         )
         countered = context.get("counter")
         if countered is not None:

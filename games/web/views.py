@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import selectors, services
 from games.engines.registry import slugs
 from games.models import TradeOffer
+from games.services import tools
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from games.web import demo, present, queries, trade_builder
 from games.web.forms import CreateGameForm, InviteForm, MoveForm, TradeForm
@@ -270,7 +271,11 @@ def propose_trade(request: HttpRequest, game_id: int) -> HttpResponse:
         return _board(request, game_id, trade=form, trade_error=not_a_trade, status=422)
     try:
         offer = services.propose_trade(
-            game=game_id, user=request.user, text=form.cleaned_data["trade"], source="web"
+            game=game_id,
+            user=request.user,
+            text=form.cleaned_data["trade"],
+            source="web",
+            expires_at=form.cleaned_data["expires_at"],
         )
     except ServiceError as exc:
         return _board(request, game_id, trade=form, trade_error=exc.message, status=exc.status)
@@ -482,6 +487,47 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     context = {"game": shown, "title": present.title(shown), "may_resign": page["may_resign"]}
     return _render(request, "games/resign.html", context, status=200 if page["may_resign"] else 409)
+
+
+@login_required
+@require_POST
+def vote_pause(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The player asks for a pause (the clock partial's button); the game pauses once
+    every player has asked (docs/decisions/0018-clocks-and-channels.md)."""
+    try:
+        paused = tools.vote_pause(game=game_id, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(_table_url(game_id))
+    if paused is not None:
+        messages.success(request, _("Every player asked: the game is paused."))
+    else:
+        messages.success(request, _("You asked for a pause: it starts when every player has."))
+    return redirect(_table_url(game_id))
+
+
+@login_required
+@require_POST
+def withdraw_pause_vote(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The player takes back their pause vote (before everybody agreed)."""
+    return _done(
+        request,
+        game_id,
+        lambda: tools.withdraw_pause_vote(game=game_id, by=request.user),
+        _("You no longer ask for a pause."),
+    )
+
+
+@login_required
+@require_POST
+def end_pause(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Any player ends a pause the players agreed to: the clock runs again."""
+    return _done(
+        request,
+        game_id,
+        lambda: tools.end_players_pause(game=game_id, by=request.user),
+        _("The pause is over: the clock runs again."),
+    )
 
 
 @login_required

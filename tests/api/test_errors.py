@@ -60,7 +60,7 @@ def test_an_engine_tripping_over_odd_input_is_a_400_not_a_500(
 
     real_view = engine.view
     # An engine function fed something it never expected fails inside the engine.
-    monkeypatch.setattr(engine, "parse", lambda text: real_view({}, 0))
+    monkeypatch.setattr(engine, "parse", lambda text, **options: real_view({}, 0))
     response = alice.post(f"/games/{game}/moves/", {"command": "place 4"})
     assert_error(response, 400, "unreadable_command")
     assert Move.objects.filter(game_id=game).count() == before
@@ -82,3 +82,23 @@ def test_a_bug_is_a_500_in_the_same_shape_without_internals(
 def test_a_wrong_content_type_has_the_error_shape(alice: Player) -> None:
     response = alice.client.post(f"{API}/games/", data="game_type=vegas", content_type="text/csv")
     assert_error(response, 415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize(
+    ("edition", "listed", "not_listed"),
+    [("classic", "layoff", "raise"), ("2024", "raise", "layoff")],
+)
+def test_an_unknown_verb_is_answered_with_the_verbs_of_this_edition_only(
+    alice: Player, bob: Player, edition: str, listed: str, not_listed: str
+) -> None:
+    """A classic game has no raise action and a 2024 game no lay-off: the refusal of a typo
+    lists what the player can write in this game, not in the other edition."""
+    game = start_game(alice, [bob], "lords-of-vegas", {"edition": edition})
+    before = Move.objects.filter(game_id=game).count()
+    response = alice.post(f"/games/{game}/moves/", {"command": "bild A2"})
+    error = assert_error(response, 400, "malformed_command")
+    verbs = error["message"].split("(commands: ", 1)[1].rstrip(")").split(", ")
+    assert "'bild'" in error["message"]
+    assert {"build", "gamble", "end", listed} <= set(verbs)
+    assert not_listed not in verbs
+    assert Move.objects.filter(game_id=game).count() == before

@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 import requests
+import time_machine
 
 from games import services
 from games.models import PlayerEvent
+from games.services import talk
 from games.services.hooks import announce_pending
 from tests.api.helpers import make_player
 from tests.platform.helpers import legal_text, seat_to_act
@@ -100,3 +103,63 @@ def test_a_bad_last_event_id_is_refused_and_strangers_get_nothing(client: Any) -
     refused = alice.client.get("/api/v1/events/", HTTP_LAST_EVENT_ID="yesterday")
     assert refused.status_code == 400 and "last_event_id" in refused.content.decode()
     assert client.get("/api/v1/events/").status_code == 401
+
+
+# -- trade offers and table talk (issue 13) -------------------------------------------------
+
+
+def _kinds(user: Any, kind: str) -> list[dict[str, Any]]:
+    return [e.data for e in PlayerEvent.objects.filter(user=user, kind=kind).order_by("id")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_offers_and_messages_reach_the_stream_of_the_players_who_may_see_them(
+    live_server: Any, make_game: Any, settings: Any
+) -> None:
+    pytest.importorskip("games.engines.lords_of_vegas.engine")
+    settings.EVENT_STREAM_SECONDS = 1
+    settings.EVENT_STREAM_POLL_SECONDS = 0.05
+    alice, bob, cy = make_player("alice"), make_player("bob"), make_player("cy")
+    game = make_game(alice.user, bob.user, cy.user, game_type="lords-of-vegas", seats=3)
+    seat = {
+        name: game.seats.get(user=p.user) for name, p in zip("abc", (alice, bob, cy), strict=True)
+    }
+    pay = {
+        "type": "trade",
+        "steps": [
+            {"type": "pay", "payer": seat["a"].colour, "payee": seat["b"].colour, "amount": 1}
+        ],
+    }
+    with time_machine.travel(datetime(2026, 11, 2, 9, tzinfo=UTC), tick=False):
+        offer = services.propose_trade(game=game, user=alice.user, command=pay)
+        services.decline_trade(offer=offer, user=bob.user)
+        talk.say(game=game, user=alice.user, text="good game, all")
+        talk.say(game=game, user=alice.user, text="psst, bob", to=seat["b"].order)
+        talk.set_mute(game=game, user=cy.user, order=seat["b"].order, muted=True)
+        talk.say(game=game, user=bob.user, text="cy does not hear me")
+        announce_pending()  # the worker drains the outbox
+        announce_pending()  # a lapsed lease: the same news again writes nothing twice
+
+    auth = {"Authorization": f"Token {cy.token}", "Accept": "text/event-stream"}
+    streamed = _read(live_server.url + "/api/v1/events/?last_event_id=0", auth)
+    offers = [e for e in streamed if e["kind"] == "offer"]
+    assert [(e["offer"], e["event"]) for e in offers] == [
+        (offer.pk, "proposed"),
+        (offer.pk, "declined"),
+    ]
+    assert offers[0]["proposer"] == seat["a"].order and offers[0]["game"] == game.pk
+    said = [(e["text"], e["private"]) for e in streamed if e["kind"] == "message"]
+    assert said == [("good game, all", False)]  # not the whisper, not the muted player
+
+    heard_by_bob = [(e["text"], e["to"]) for e in _kinds(bob.user, "message")]
+    assert heard_by_bob == [
+        ("good game, all", None),
+        ("psst, bob", seat["b"].order),
+        ("cy does not hear me", None),
+    ]
+    assert [e["text"] for e in _kinds(alice.user, "message")] == [
+        "good game, all",
+        "psst, bob",
+        "cy does not hear me",
+    ]
+    assert len(_kinds(alice.user, "offer")) == len(_kinds(bob.user, "offer")) == 2

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from games.engines import registry
+from games.services import expire_trades
 from tests.api.helpers import Player, assert_error, body, move_count, start_game
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +85,55 @@ def test_a_move_is_not_a_trade_and_a_trade_is_not_a_move(
         response = player.post(f"/games/{game['id']}/moves/", {"command": trade})
         assert response.status_code in (400, 409), response.content
     assert move_count(game["id"]) == before
+
+
+def _end_the_turn(game: dict[str, Any], players: list[Player]) -> None:
+    """Whoever the game waits on ends the turn."""
+    for player in players:
+        if body(player.get(f"/games/{game['id']}/"))["your_turn"]:
+            ended = player.post(f"/games/{game['id']}/moves/", {"command": "end"})
+            assert ended.status_code == 201, ended.content
+            return
+    raise AssertionError("the game waits on nobody")
+
+
+def test_an_offer_lapses_when_its_turn_ends_unless_it_has_its_own_time(
+    game: dict[str, Any], alice: Player, bob: Player
+) -> None:
+    trade = f"trade {game['alice']} pays {game['bob']} 1"
+    with_turn = body(_propose(alice, game, trade))
+    at = (timezone.now() + timedelta(days=2)).replace(microsecond=0)
+    timed = alice.post(
+        f"/games/{game['id']}/trades/", {"command": trade, "expires_at": at.isoformat()}
+    )
+    assert timed.status_code == 201, timed.content
+    assert parse_datetime(body(timed)["expires_at"]) == at
+
+    _end_the_turn(game, [alice, bob])
+    status = {o["id"]: o["status"] for o in body(bob.get(f"/games/{game['id']}/trades/"))}
+    assert status == {with_turn["id"]: "expired", body(timed)["id"]: "open"}
+    assert expire_trades(now=at) == 1
+    assert body(bob.get(f"/games/{game['id']}/trades/"))[0]["status"] == "expired"
+
+
+@pytest.mark.parametrize(
+    ("expires_at", "said"),
+    [
+        ("yesterday", "datetime has wrong format"),
+        ("past", "an offer expires in the future"),
+        ("too late", "an offer expires within 7 days"),
+    ],
+)
+def test_a_bad_expiry_time_is_refused_and_nothing_is_written(
+    game: dict[str, Any], alice: Player, expires_at: str, said: str
+) -> None:
+    when = {
+        "past": timezone.now() - timedelta(minutes=1),
+        "too late": timezone.now() + timedelta(days=7, minutes=5),
+    }.get(expires_at)
+    trade = f"trade {game['alice']} pays {game['bob']} 1"
+    sent = when.isoformat() if when is not None else expires_at
+    refused = alice.post(f"/games/{game['id']}/trades/", {"command": trade, "expires_at": sent})
+    error = assert_error(refused, 400)
+    assert said in str(error).lower() or said in error["message"], error
+    assert body(alice.get(f"/games/{game['id']}/trades/")) == []

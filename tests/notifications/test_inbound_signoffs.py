@@ -204,7 +204,7 @@ def test_a_typo_among_the_commands_refuses_the_whole_reply(
     # The reason is the service's, said while the player's language was active.
     with translation.override(language):
         try:
-            get_engine(game_type).parse(typo)
+            get_engine(game_type).parse(typo, options=game.options)
         except IllegalCommand as exc:
             reason = str(exc)
         numbered = gettext("command %(index)s of %(total)s: %(message)s") % {

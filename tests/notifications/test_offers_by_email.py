@@ -5,15 +5,17 @@ who accepted."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games.engines.registry import get_engine
 from games.models import Game, TradeOffer
-from games.services import expire_trades, propose_trade
+from games.services import expire_trades, propose_trade, submit_command
 from games.services.hooks import announce_pending
 from notifications.addresses import parse_offer_address
 from tests.notifications.conftest import deliver, reply_to, text_part
@@ -130,6 +132,48 @@ def test_an_offer_expires_and_the_parties_are_told(make_game, ada, bob, smtp):
     assert offer.expires_at == game.deadline  # by default: the end of the current turn
     _news(smtp, 1)
     assert expire_trades(now=timezone.now() + timedelta(days=30)) == 1
+    told = _news(smtp, 2)
+    assert {m["To"] for m in told} == {ada.email, bob.email}
+    assert all("expired before every party accepted it" in text_part(m) for m in told)
+
+
+def _end_the_turn(game: Game) -> None:
+    """The player whose turn it is ends it (the move path: a turn's end, in Lords of Vegas
+    the active seat passing it on)."""
+    game.refresh_from_db()
+    waiting = game.seats.get(to_act=True)
+    submit_command(game=game, user=waiting.user, text="end")
+
+
+def test_an_offer_not_answered_lapses_when_the_turn_ends_and_every_party_is_told(
+    make_game, ada, bob, cy, smtp
+):
+    game = make_game(ada, bob, cy, game_type="lords-of-vegas", seats=3)
+    announce_pending()  # (the start's emails)
+    offer = propose_trade(game=game, user=ada, text=_trade(game, (ada, bob, 1), (bob, cy, 1)))
+    _news(smtp, 2)
+    _end_the_turn(game)
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.EXPIRED
+    told = _news(smtp, 3)
+    assert {m["To"] for m in told} == {ada.email, bob.email, cy.email}
+    assert all("expired before every party accepted it" in text_part(m) for m in told)
+    assert expire_trades(now=timezone.now() + timedelta(days=30)) == 0  # told once
+
+
+def test_an_offer_with_its_own_time_outlives_the_turn_and_lapses_at_it(make_game, ada, bob, smtp):
+    game = make_game(ada, bob, game_type="lords-of-vegas", seats=2)
+    announce_pending()
+    at = timezone.now() + timedelta(days=3)
+    offer = propose_trade(game=game, user=ada, text=_trade(game, (ada, bob, 1)), expires_at=at)
+    assert offer.expires_at == at
+    _news(smtp, 1)
+    _end_the_turn(game)
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.OPEN  # the turn's end does not touch it
+    _news(smtp, 0)
+    assert expire_trades(now=at - timedelta(seconds=1)) == 0
+    assert expire_trades(now=at) == 1
     told = _news(smtp, 2)
     assert {m["To"] for m in told} == {ada.email, bob.email}
     assert all("expired before every party accepted it" in text_part(m) for m in told)

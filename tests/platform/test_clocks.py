@@ -4,7 +4,7 @@ for. Time is data: the arithmetic takes its instants, the games run under time-m
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -12,10 +12,18 @@ import pytest
 import time_machine
 
 from games import services
-from games.clocks import bank_after, cast_vote, deadline_after, running_time
+from games.clocks import (
+    QuietHours,
+    bank_after,
+    cast_vote,
+    deadline_after,
+    out_of_quiet_hours,
+    running_time,
+)
 from games.models import Game, Seat
 from games.services.errors import InvalidRequest, NotAllowed
 from games.services.tools import end_players_pause, pause_game, vote_pause, withdraw_pause_vote
+from notifications.models import EmailPreference
 
 from .helpers import legal_text, seat_to_act
 
@@ -180,3 +188,62 @@ def test_bad_clock_settings_are_refused_and_no_game_is_made(ada, clock: Any, fie
         services.create_game(creator=ada, game_type="vegas", seats=2, clock=clock)
     assert refused.value.extra["field"] == field
     assert not Game.objects.exists()
+
+
+# -- quiet hours: no deadline while the player sleeps ---------------------------------------
+
+
+def test_a_deadline_in_quiet_hours_moves_to_their_end_across_midnight_and_dst():
+    quiet = QuietHours(time(22), time(7), PARIS)
+    assert out_of_quiet_hours(paris(2026, 11, 10, 2), [quiet]) == paris(2026, 11, 10, 7)
+    assert out_of_quiet_hours(paris(2026, 11, 10, 23), [quiet]) == paris(2026, 11, 11, 7)
+    assert out_of_quiet_hours(paris(2026, 11, 10, 12), [quiet]) == paris(2026, 11, 10, 12)
+    # the night summer time ends (25 Oct 2026): 07:00 is 06:00 UTC, nine real hours later
+    night = paris(2026, 10, 24, 23)
+    assert out_of_quiet_hours(night, [quiet]) == datetime(2026, 10, 25, 6, tzinfo=UTC)
+    # two sleepers: pushed out of the one, then out of the other's
+    late = QuietHours(time(6), time(9), ZoneInfo("Europe/London"))  # 07:00 to 10:00 in Paris
+    assert out_of_quiet_hours(paris(2026, 11, 10, 2), [quiet, late]) == paris(2026, 11, 10, 10)
+
+
+def _sleeper(make_user: Any, name: str) -> Any:
+    user = make_user(name, time_zone="Europe/Paris")
+    EmailPreference.objects.create(user=user, quiet_from=time(22), quiet_until=time(7))
+    return user
+
+
+@pytest.mark.django_db
+def test_a_deadline_that_would_fall_at_2am_for_the_player_waited_on_falls_at_7(
+    make_game, make_user
+):
+    pia, olu = _sleeper(make_user, "pia"), _sleeper(make_user, "olu")
+    start = paris(2026, 11, 9, 2)  # a Monday, 02:00 in Paris; a day's turn ends at 02:00
+    with time_machine.travel(start, tick=False) as clock:
+        game = make_game(pia, olu, turn_hours=24)
+        assert game.deadline == paris(2026, 11, 10, 7)
+        clock.shift(20 * H)  # 22:00: the next wait's day ends at 22:00, as quiet hours begin
+        _move(game)
+        game.refresh_from_db()
+        assert game.deadline == paris(2026, 11, 11, 7)  # across midnight
+
+
+@pytest.mark.django_db
+def test_quiet_hours_keep_a_deadline_at_7_across_the_night_summer_time_ends(make_game, make_user):
+    pia, olu = _sleeper(make_user, "pia"), _sleeper(make_user, "olu")
+    start = datetime(2026, 10, 24, 0, tzinfo=UTC)  # 02:00 in Paris (summer time) on Saturday
+    with time_machine.travel(start, tick=False):
+        game = make_game(pia, olu, clock=BANK)  # 72 hours: 01:00 Tuesday in Paris (winter)
+        assert game.deadline == paris(2026, 10, 27, 7) == datetime(2026, 10, 27, 6, tzinfo=UTC)
+
+
+@pytest.mark.django_db
+def test_a_deadline_outside_quiet_hours_and_without_them_is_as_before(make_game, make_user, ada):
+    pia = _sleeper(make_user, "pia")
+    start = paris(2026, 11, 9, 12)
+    with time_machine.travel(start, tick=False):
+        assert make_game(pia, ada, turn_hours=24).deadline == paris(2026, 11, 10, 12)
+    with time_machine.travel(paris(2026, 11, 9, 2), tick=False):
+        game = make_game(ada, pia, turn_hours=24)
+        waiting_on_ada = seat_to_act(game).user == ada
+        expected = paris(2026, 11, 10, 2) if waiting_on_ada else paris(2026, 11, 10, 7)
+        assert game.deadline == expected  # only the quiet hours of the player waited on

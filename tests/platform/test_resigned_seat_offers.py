@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services
@@ -40,7 +41,14 @@ def _pays(game: Game, payer: Any, payee: Any, amount: int = 2) -> str:
 
 
 def _offer(game: Game, payer: Any, payee: Any, amount: int = 2) -> TradeOffer:
-    return services.propose_trade(game=game, user=payer, text=_pays(game, payer, payee, amount))
+    """An offer with its own expiry time, so that a turn's end (a timeout's) leaves it open
+    for the resignation to close."""
+    return services.propose_trade(
+        game=game,
+        user=payer,
+        text=_pays(game, payer, payee, amount),
+        expires_at=timezone.now() + timedelta(days=5),
+    )
 
 
 def _state(game: Game) -> tuple[Any, ...]:

@@ -6,9 +6,11 @@ notation. A counter starts from the offer's pieces. No JavaScript: GETs, then on
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games.models import Game, TradeOffer
 from tests.web.helpers import footprint, page_text
@@ -241,3 +243,50 @@ def test_a_malformed_trade_step_names_the_trade_form(client: Any, game: Game, ad
     text = page_text(response.content.decode())
     assert "'i give cy 5 for d2' is not a trade step: a trade reads 'trade <colour> pays" in text
     assert not TradeOffer.objects.filter(game=game).exists()
+
+
+def _proposal(client: Any, game: Game, ada: Any, bob: Any) -> dict[str, str]:
+    """The hidden fields of the builder's propose form for Ada paying Bob $2m."""
+    a, b = _seat(game, ada), _seat(game, bob)
+    response = _builder(
+        client, game, ada, preview=1, parties=[b.order], **{f"pay_{a.order}_{b.order}": 2}
+    )
+    html = response.content.decode()
+    form = html[html.index('id="builder-propose"') :]
+    assert 'name="expires_at"' in form and 'type="datetime-local"' in form
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+def test_the_builder_proposes_with_an_expiry_time(
+    client: Any, game: Game, ada: Any, bob: Any
+) -> None:
+    at = (timezone.now() + timedelta(hours=30)).replace(second=0, microsecond=0)
+    hidden = _proposal(client, game, ada, bob)
+    local = timezone.localtime(at).strftime("%Y-%m-%dT%H:%M")
+    response = client.post(f"/games/{game.pk}/trades/new/propose/", {**hidden, "expires_at": local})
+    assert response.status_code == 302
+    assert TradeOffer.objects.get(game=game).expires_at == at
+
+
+@pytest.mark.parametrize(
+    ("when", "said"),
+    [
+        ("soon", "Give the expiry as a date and a time"),
+        ("past", "An offer expires in the future: choose a later time"),
+        ("too late", "An offer expires within 7 days: choose an earlier time"),
+    ],
+)
+def test_the_builder_refuses_a_bad_expiry_time_and_writes_nothing(
+    client: Any, game: Game, ada: Any, bob: Any, when: str, said: str
+) -> None:
+    sent = {
+        "past": timezone.now() - timedelta(minutes=5),
+        "too late": timezone.now() + timedelta(days=8),
+    }
+    value = timezone.localtime(sent[when]).strftime("%Y-%m-%dT%H:%M") if when in sent else when
+    hidden = _proposal(client, game, ada, bob)
+    before = footprint(game)
+    response = client.post(f"/games/{game.pk}/trades/new/propose/", {**hidden, "expires_at": value})
+    assert response.status_code == 400
+    assert said in page_text(response.content.decode())
+    assert footprint(game) == before

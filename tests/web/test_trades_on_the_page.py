@@ -196,3 +196,55 @@ def test_a_proposal_without_the_csrf_token_is_refused(game: Any, ada: Any, bob: 
     response = strict.post(f"/games/{game.pk}/trades/", {"trade": _pays(game, ada, bob)})
     assert response.status_code == 403
     assert not TradeOffer.objects.filter(game=game).exists()
+
+
+def _local(when: Any) -> str:
+    """A time as a browser's datetime-local input sends it (the site's time zone)."""
+    from django.utils import timezone
+
+    return str(timezone.localtime(when).strftime("%Y-%m-%dT%H:%M"))
+
+
+def test_the_typed_offer_takes_an_expiry_time(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    page = _page(client, game, ada)
+    form = page[page.index('id="trade-form"') :]
+    assert 'name="expires_at"' in form and 'type="datetime-local"' in form
+    at = (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0)
+    response = client.post(
+        f"/games/{game.pk}/trades/", {"trade": _pays(game, ada, bob), "expires_at": _local(at)}
+    )
+    assert response.status_code == 302
+    assert TradeOffer.objects.get(game=game).expires_at == at
+
+
+@pytest.mark.parametrize(
+    ("when", "said"),
+    [
+        ("tomorrow-ish", "Give the expiry as a date and a time"),
+        ("past", "An offer expires in the future: choose a later time"),
+        ("too late", "An offer expires within 7 days: choose an earlier time"),
+    ],
+)
+def test_a_bad_expiry_time_is_refused_on_the_page_and_nothing_is_written(
+    client: Any, game: Any, ada: Any, bob: Any, when: str, said: str
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    sent = {
+        "past": _local(timezone.now() - timedelta(minutes=5)),
+        "too late": _local(timezone.now() + timedelta(days=8)),
+    }.get(when, when)
+    before = footprint(game)
+    client.force_login(ada)
+    response = client.post(
+        f"/games/{game.pk}/trades/", {"trade": _pays(game, ada, bob), "expires_at": sent}
+    )
+    assert response.status_code == 400
+    assert said in page_text(response.content.decode())
+    assert footprint(game) == before

@@ -199,8 +199,9 @@ class LordsOfVegas:
 
     # -- notation ---------------------------------------------------------------------------
 
-    def parse(self, text: str) -> BaseCommand:
-        return notation.parse(text)
+    def parse(self, text: str, *, options: Mapping[str, Any] | None = None) -> BaseCommand:
+        edition = None if options is None else str(options.get("edition", "2024"))
+        return notation.parse(text, edition=edition)
 
     def format(self, command: BaseCommand) -> str:
         if not isinstance(command, COMMANDS):

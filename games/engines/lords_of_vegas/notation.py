@@ -14,7 +14,7 @@ from collections.abc import Callable
 from games.engines.base import MalformedCommand
 from games.engines.text import Text, _
 
-from .board import ALL_COLOURS, COMPANY_ALIASES, LOTS
+from .board import ALL_COLOURS, COMPANY_ALIASES, EDITIONS, LOTS
 from .commands import (
     PREFERENCES,
     Action,
@@ -61,8 +61,22 @@ VERBS: dict[str, tuple[str, ...]] = {
     "trade": ("trade", "echanger", "echange", "scambia", "scambiare", "scambio"),
 }
 VERB_OF: dict[str, str] = {word: verb for verb, words in VERBS.items() for word in words}
-KNOWN_VERBS = ", ".join(v for v in VERBS if v != "layoff") + ", layoff"
-"""The canonical verbs, as an unknown command's refusal lists them (notation: never translated)."""
+NEWEST, CLASSIC = EDITIONS
+EDITION_ONLY: dict[str, str] = {"raise": NEWEST, "layoff": CLASSIC}
+"""The verbs of one edition only: the classic book has no raise action, and only its bosses
+lay off half a bet. (The editions come from the board, not as quoted words: this module's
+quoted words are the notation, which tests/test_no_english_left.py lets through.)"""
+
+
+def known_verbs(edition: str | None = None) -> str:
+    """The canonical verbs, as an unknown command's refusal lists them (notation: never
+    translated): the edition's only, when the game is known, or every edition's."""
+    verbs = [v for v in VERBS if v != "layoff"] + ["layoff"]
+    return ", ".join(v for v in verbs if edition is None or EDITION_ONLY.get(v, edition) == edition)
+
+
+KNOWN_VERBS = known_verbs()
+"""Every edition's verbs, for a text read without its game."""
 
 TRADE_FORM = (
     "trade <colour> pays <colour> <amount>, <colour> gives lot <lot> to <colour>, "
@@ -104,8 +118,10 @@ def _plain(text: str) -> str:
     return " ".join(stripped.lower().replace("\u2019", "'").split())
 
 
-def parse(text: str) -> Command:
-    """One command from its text; raises :class:`MalformedCommand` naming the input."""
+def parse(text: str, *, edition: str | None = None) -> Command:
+    """One command from its text; raises :class:`MalformedCommand` naming the input.
+    ``edition``: the game's, so that an unknown verb's refusal lists only its verbs (the
+    other edition's verbs still parse: the rules refuse them with the reason)."""
     if not isinstance(text, str):
         raise MalformedCommand(_("%(input)s is not text", input=repr(text)))
     plain = _plain(text)
@@ -123,7 +139,7 @@ def parse(text: str) -> Command:
                 "%(input)s: unknown command %(word)s (commands: %(commands)s)",
                 input=repr(text),
                 word=repr(words[0]),
-                commands=KNOWN_VERBS,
+                commands=known_verbs(edition),
             )
         )
     try:

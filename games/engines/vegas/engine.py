@@ -111,8 +111,8 @@ class VegasEngine:
         return invariants.check_invariants(state)
 
     # -- notation ---------------------------------------------------------------------------
-    def parse(self, text: str) -> Command:
-        return commands.parse_command(text)
+    def parse(self, text: str, *, options: Mapping[str, Any] | None = None) -> Command:
+        return commands.parse_command(text)  # one verb in every variant: options change nothing
 
     def format(self, command: Command) -> str:
         if not isinstance(command, commands.Place):

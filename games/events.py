@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games.models import ChatMessage, ChatMute, Game, Move, PlayerEvent, Seat, TradeOffer
+from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer
 
 WRITE_LOCK = 0x10D5_0018
 """The advisory lock under which event rows are written: their ids (a sequence) then
@@ -107,20 +107,14 @@ def _offer_rows(offer_id: int, event: str, by: int | None) -> list[PlayerEvent]:
 
 
 def _message_rows(message_id: int) -> list[PlayerEvent]:
-    """A message for the players who may read it (as ``talk.visible_to``): the table's
-    to every seated player, a private one to its author and its recipient; not to a
-    player who muted the author, nothing for a message already hidden."""
-    message = (
-        ChatMessage.objects.select_related("author", "to")
-        .filter(pk=message_id, hidden_at__isnull=True)
-        .first()
-    )
+    """A message for the players who may read it: the chat's own rule
+    (``talk.visible_to``: to the table or between two players, not hidden, not from a
+    player muted by the reader), asked for each seated player."""
+    from games.services.talk import visible_to
+
+    message = ChatMessage.objects.select_related("author", "to").filter(pk=message_id).first()
     if message is None:
         return []
-    seats = Seat.objects.filter(game_id=message.game_id, user__isnull=False)
-    if message.to is not None:
-        seats = seats.filter(pk__in=[message.author_id, message.to_id])
-    muting = ChatMute.objects.filter(muted_id=message.author_id).values("seat_id")
     data = {
         "game": message.game_id,
         "message": message.pk,
@@ -129,17 +123,17 @@ def _message_rows(message_id: int) -> list[PlayerEvent]:
         "private": message.to is not None,
         "text": message.text,
     }
-    users = seats.exclude(pk__in=muting).values_list("user_id", flat=True)
+    seats = Seat.objects.filter(game_id=message.game_id, user__isnull=False)
     return [
         PlayerEvent(
-            user_id=user_id,
+            user_id=seat.user_id,
             game_id=message.game_id,
             kind="message",
             key=f"message:{message.pk}",
             data=data,
         )
-        for user_id in users
-        if user_id is not None
+        for seat in seats
+        if seat.user_id is not None and visible_to(seat).filter(pk=message.pk).exists()
     ]
 
 

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 
 from accounts.models import zone_named
+from games import clocks
 from notifications.models import EmailPreference, GameMute
 
 MAX_LEAD_HOURS = 168
@@ -31,24 +32,12 @@ def _at(day: Any, hour: time, zone: ZoneInfo) -> datetime:
 
 
 def quiet_end(pref: EmailPreference, zone_name: str, now: datetime) -> datetime | None:
-    """When the player's quiet hours end, if ``now`` falls inside them; else None.
-
-    ``quiet_from`` after ``quiet_until`` (22:00 to 07:00) spans midnight: before 07:00 the
-    end is today's 07:00, from 22:00 on it is tomorrow's."""
+    """When the player's quiet hours end, if ``now`` falls inside them; else None (the
+    game clock's arithmetic: ``games.clocks.quiet_end``)."""
     start, end = pref.quiet_from, pref.quiet_until
-    if start is None or end is None or start == end:
+    if start is None or end is None:
         return None
-    zone = zone_named(zone_name)
-    local = now.astimezone(zone)
-    clock = local.time().replace(tzinfo=None)
-    today = local.date()
-    if start < end:
-        return _at(today, end, zone) if start <= clock < end else None
-    if clock >= start:
-        return _at(today + timedelta(days=1), end, zone)
-    if clock < end:
-        return _at(today, end, zone)
-    return None
+    return clocks.quiet_end(now, clocks.QuietHours(start, end, zone_named(zone_name)))
 
 
 def quiet_hours_of(user_ids: Collection[int]) -> dict[int, tuple[time, time]]:

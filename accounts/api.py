@@ -30,10 +30,10 @@ from rest_framework.views import APIView
 from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
 from accounts.rules import MAX_NAME_LENGTH, check_away_until, check_display_name, time_zones
-from games.api.auth import TokenAuthentication
-from games.api.base import AUTHENTICATION
-from games.api.schema import errors
-from games.api.throttling import AnonRateThrottle, UserRateThrottle
+from lords.api.auth import TokenAuthentication
+from lords.api.base import AUTHENTICATION
+from lords.api.schema import errors
+from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from rest_framework.views import APIView
 from accounts import data, deletion
 from accounts.api import TokenCreateThrottle
 from accounts.models import User
-from games.api.base import AUTHENTICATION
-from games.api.schema import errors
-from games.api.throttling import AnonRateThrottle, UserRateThrottle
+from lords.api.base import AUTHENTICATION
+from lords.api.schema import errors
+from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 
 
 def _me(request: Request) -> User:

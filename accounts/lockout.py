@@ -32,7 +32,7 @@ from rest_framework import exceptions, status
 from rest_framework.authentication import BasicAuthentication
 from rest_framework.request import Request
 
-from games.api.errors import error_body
+from lords.api.errors import error_body
 
 _ACCOUNT_FIELDS = ("email", "username", "login")
 
@@ -97,7 +97,7 @@ def locked_out_response(
 
 
 class SignInLocked(exceptions.APIException):
-    """The API's answer to a sign-in while locked out (``games.api.errors`` shapes it and
+    """The API's answer to a sign-in while locked out (``lords.api.errors`` shapes it and
     sets ``Retry-After`` from ``wait``)."""
 
     status_code = status.HTTP_429_TOO_MANY_REQUESTS

@@ -17,7 +17,8 @@ from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer
 from games.services.clock import clock_summary
 from games.services.errors import NotAllowed, NotFound
-from games.services.moves import MoveResult, engine_for
+from games.services.lookups import engine_for
+from games.services.moves import MoveResult
 
 
 def games_for_user(

@@ -12,10 +12,9 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import ApiViewSet
-from games.api.schema import READ_ERRORS, operation
-from games.api.serializers import valid
 from leagues import present, selectors
+from lords.api.base import ApiViewSet, valid
+from lords.api.schema import READ_ERRORS, operation
 
 
 class LeagueSerializer(serializers.Serializer[Any]):

@@ -231,32 +231,32 @@ ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
 
 # Limits of what a request may carry (docs/api.md): a larger body (files aside) is refused,
 # by the API with 413; a JSON body nested deeper is refused by the API with 400
-# (games/api/parsers.py). Django's default size, which the inbound mail webhook also needs.
+# (lords/api/parsers.py). Django's default size, which the inbound mail webhook also needs.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)
 API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
 # A refused CSRF check answers the API's JSON error under /api/, Django's page elsewhere.
-CSRF_FAILURE_VIEW = "games.api.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "lords.api.errors.csrf_failure"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api.auth.TokenAuthentication",
+        "lords.api.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "lords.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
-        "games.api.renderers.JSONRenderer",  # DRF's, saying engines' Texts in the language
+        "lords.api.renderers.JSONRenderer",  # DRF's, saying engines' Texts in the language
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": [
-        "games.api.parsers.JSONParser",  # DRF's, with the depth limit
+        "lords.api.parsers.JSONParser",  # DRF's, with the depth limit
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # DRF's rules, one Redis round trip each (games/api/throttling.py).
+    # DRF's rules, one Redis round trip each (lords/api/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
-        "games.api.throttling.AnonRateThrottle",
-        "games.api.throttling.UserRateThrottle",
+        "lords.api.throttling.AnonRateThrottle",
+        "lords.api.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="60/min"),

@@ -37,8 +37,8 @@ urlpatterns = [
 ]
 
 # Under /api/ Django's own answers (an unknown address, a refused request, a crash outside the
-# API's views) are the API's JSON error shape; elsewhere Django's pages (games/api/errors.py).
-handler400 = "games.api.errors.bad_request"
-handler403 = "games.api.errors.permission_denied"
-handler404 = "games.api.errors.page_not_found"
-handler500 = "games.api.errors.server_error"
+# API's views) are the API's JSON error shape; elsewhere Django's pages (lords/api/errors.py).
+handler400 = "lords.api.errors.bad_request"
+handler403 = "lords.api.errors.permission_denied"
+handler404 = "lords.api.errors.page_not_found"
+handler500 = "lords.api.errors.server_error"

@@ -38,13 +38,10 @@ from games.engines.base import GameEngine, IllegalCommand
 from games.models import Game, Seat
 from games.services.errors import ServiceError
 from games.services.games import resign
-from games.services.moves import (
-    MoveResult,
-    engine_for,
-    seat_label,
-    split_text,
-    submit_command,
-)
+from games.services.lookups import engine_for
+from games.services.moves import MoveResult, submit_command
+from games.services.naming import seat_label
+from games.services.parsing import split_text
 from notifications import talk_lines
 from notifications.addresses import parse_reply_address
 from notifications.emails import render_email, thread_root

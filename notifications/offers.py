@@ -15,7 +15,8 @@ from django.conf import settings
 from django.utils import translation
 
 from games.models import Game, Seat, TradeOffer
-from games.services.moves import engine_for, seat_label
+from games.services.lookups import engine_for
+from games.services.naming import seat_label
 from notifications.addresses import offer_address
 from notifications.choices import muted_users
 from notifications.emails import render_email

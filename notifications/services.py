@@ -30,7 +30,8 @@ from games import selectors
 from games.models import Game, Move, Seat
 from games.services import talk
 from games.services.clock import clock_sentence
-from games.services.moves import engine_for, seat_label
+from games.services.lookups import engine_for
+from games.services.naming import seat_label
 from notifications.choices import MAX_LEAD_HOURS, lead_times, muted_users, next_digest, quiet_end
 from notifications.emails import render_email
 from notifications.models import EmailPreference, GameMute, Notification

@@ -31,7 +31,7 @@ from django.utils import timezone, translation
 from accounts.models import User
 from games.engines.registry import get_engine
 from games.models import Game, Invitation, Seat
-from games.services.moves import engine_for
+from games.services.lookups import engine_for
 from notifications import services
 from notifications.emails import render_email, site_domain, thread_root
 from notifications.services import Kind, Notice

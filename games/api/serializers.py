@@ -262,16 +262,6 @@ class GamesQuerySerializer(serializers.Serializer[Any]):
     )
 
 
-def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    """The validated input (a body or the query parameters), or a 400 in the one shape."""
-    if not isinstance(data, dict):
-        raise exceptions.ParseError("The body must be a JSON object.")
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    validated: dict[str, Any] = serializer.validated_data
-    return validated
-
-
 def idempotency_key(headers: Any) -> str | None:
     """The ``Idempotency-Key`` header, if sent (the services store it with the first Move)."""
     key = headers.get("Idempotency-Key")

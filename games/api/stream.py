@@ -25,10 +25,10 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from games.api.base import AUTHENTICATION
-from games.api.renderers import JSONRenderer
 from games.events import events_after, newest_id
 from games.models import PlayerEvent
+from lords.api.base import AUTHENTICATION
+from lords.api.renderers import JSONRenderer
 
 POLL_SECONDS = 1.0
 KEEPALIVE_SECONDS = 15.0

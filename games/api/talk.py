@@ -12,11 +12,10 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.base import ApiViewSet
-from games.api.schema import READ_ERRORS, operation
-from games.api.serializers import valid
 from games.models import ChatMessage
 from games.services import talk
+from lords.api.base import ApiViewSet, valid
+from lords.api.schema import READ_ERRORS, operation
 
 
 class ChatMessageSerializer(serializers.Serializer[Any]):

@@ -10,7 +10,7 @@ from rest_framework.routers import SimpleRouter
 
 from accounts import api as accounts_api
 from games.api import stream, talk, views, webhooks
-from games.api.errors import not_found_view
+from lords.api.errors import not_found_view
 
 app_name = "api"
 

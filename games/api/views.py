@@ -5,7 +5,7 @@ the API's addresses.
 An action checks the shape of its input with a serializer, calls ONE keyword-only service
 function (writes) or selector (reads) and presents the result (:mod:`games.api.present`).
 Rules live in ``games/services`` (platform) and ``games/engines`` (game); errors become the
-one JSON shape in :mod:`games.api.errors`. Each action's ``operation`` names its operation id:
+one JSON shape in :mod:`lords.api.errors`. Each action's ``operation`` names its operation id:
 those, the addresses and the answers are the contract (docs/api.md), whatever the classes.
 """
 
@@ -24,8 +24,6 @@ from rest_framework.response import Response
 
 from games import selectors, services
 from games.api import lookups, present
-from games.api.base import ApiViewSet
-from games.api.schema import IDEMPOTENCY_KEY, IF_MATCH, READ_ERRORS, operation
 from games.api.serializers import (
     BotSerializer,
     CommandSerializer,
@@ -47,11 +45,12 @@ from games.api.serializers import (
     VerificationSerializer,
     expected_version,
     idempotency_key,
-    valid,
 )
 from games.engines import registry
 from games.models import Game
 from games.services import tools
+from lords.api.base import ApiViewSet, valid
+from lords.api.schema import IDEMPOTENCY_KEY, IF_MATCH, READ_ERRORS, operation
 
 CREATED = status.HTTP_201_CREATED
 GAME = {200: GameViewSerializer}

@@ -12,9 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.base import AUTHENTICATION
 from games.events import new_webhook_secret
 from games.models import PlayerEvent, Webhook
+from lords.api.base import AUTHENTICATION
 
 MAX_HOOKS = 5
 

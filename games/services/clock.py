@@ -1,6 +1,6 @@
 """The game clock on the write path: which seats are waited on, in which zones, with what
 bank; the arithmetic itself is :mod:`games.clocks` (pure). Called under the game lock by
-``moves.save_game`` (a move: the banks are settled, a new wait starts), by the timeout
+``saving.save_game`` (a move: the banks are settled, a new wait starts), by the timeout
 sweep (a new wait, maybe after a vacation) and by the game tools (pause, resume). See
 docs/decisions/0018-clocks-and-channels.md."""
 
@@ -226,3 +226,33 @@ def clock_sentence(game: Game, seat: Seat | None) -> str:
     if game.weekend_pause:
         text += " " + _("The clock stops over your weekend.")
     return text
+
+
+def end_vacation_wait(
+    game: Game,
+    waiting: Sequence[int],
+    now: datetime,
+    seats: Sequence[Seat] | None = None,
+) -> None:
+    """A move at ``now`` replaces the deadline: if it was a vacation wait that had not run
+    out (``timeouts._next_deadline`` starts the clock of such a wait at the return, later than
+    any move), give back to the away seats the time the game no longer waits for them.
+    ``waiting``: the seats the game waited on before the move (the away seats it was
+    charged for: the sweep left the game waiting on nobody else). So a seat pays only for
+    the time the game actually waited."""
+    if game.deadline is None:
+        return
+    unused = vacation_unused(game, now)
+    if unused is None:  # a game from before clocks: a deadline beyond a turn was a wait
+        unused = game.deadline - timedelta(hours=game.turn_hours) - now
+    if unused <= timedelta(0):
+        return
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game, order__in=waiting))
+    for seat in seats:
+        if seat.order not in waiting or seat.user_id is None or seat.is_bot or seat.resigned:
+            continue
+        refund = min(unused, seat.vacation_used)
+        if refund > timedelta(0):
+            seat.vacation_used -= refund
+            seat.save(update_fields=["vacation_used"])

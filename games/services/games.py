@@ -22,21 +22,17 @@ from games.models import Game, Invitation, Move, Seat
 from games.services.clock import check_clock
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed, NotFound, ServiceError
 from games.services.hooks import table_changed_after_commit
-from games.services.moves import (
-    Entry,
-    append_moves,
-    commit_commands,
+from games.services.lookups import (
     copy_into,
     engine_for,
-    final_outcome,
-    finish,
     lock_game,
-    notify_after_commit,
     require_active,
     require_signed_in,
-    save_game,
     seat_of,
 )
+from games.services.movelog import Entry, append_moves
+from games.services.moves import commit_commands, notify_after_commit
+from games.services.saving import final_outcome, finish, save_game
 from games.services.trades import close_offers_of
 
 MIN_SEATS, MAX_SEATS = 2, 6

@@ -12,7 +12,7 @@ from games.engines.base import IllegalCommand
 from games.engines.rng import seed_hash
 from games.models import Game, Move
 from games.services.errors import InvalidRequest, NotFound
-from games.services.moves import engine_for
+from games.services.lookups import engine_for
 
 RECORD_FORMAT = "lords-game-record/1"
 

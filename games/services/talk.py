@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from games.models import ChatMessage, ChatMute, Game, PlayerNote, Seat
 from games.services.errors import InvalidRequest, NotFound, ServiceError
 from games.services.hooks import table_changed_after_commit
-from games.services.moves import seat_colour, seat_of
+from games.services.lookups import seat_of
+from games.services.naming import seat_colour
 
 MAX_LENGTH = 1000
 """Characters in one message (a paragraph: table talk, not letters)."""

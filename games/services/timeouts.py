@@ -27,14 +27,9 @@ from games.engines.base import GameEngine, IllegalCommand, State
 from games.models import Game, Move, Seat
 from games.services import clock
 from games.services.games import resign_seat
-from games.services.moves import (
-    Entry,
-    commit_commands,
-    copy_into,
-    engine_for,
-    lock_game,
-    seats_in_order,
-)
+from games.services.lookups import copy_into, engine_for, lock_game, seats_in_order
+from games.services.movelog import Entry
+from games.services.moves import commit_commands
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +187,7 @@ def _next_deadline(
 ) -> datetime:
     """A turn's time from ``now``; or, while the game still waits on players who are away,
     a turn's time from the first return. Each of them is charged that wait (from ``now`` to
-    that return) to their vacation in this game; :func:`end_vacation_wait` gives back the
+    that return) to their vacation in this game; :func:`clock.end_vacation_wait` gives back the
     part the game did not wait."""
     waited_for = [s for s in seats if s.order in away and s.order in waiting and not s.resigned]
     if not waited_for:
@@ -202,33 +197,3 @@ def _next_deadline(
         seat.vacation_used += until - now
         seat.save(update_fields=["vacation_used"])
     return clock.start_wait(game, seats, waiting, until)  # the clock starts at the return
-
-
-def end_vacation_wait(
-    game: Game,
-    waiting: Sequence[int],
-    now: datetime,
-    seats: Sequence[Seat] | None = None,
-) -> None:
-    """A move at ``now`` replaces the deadline: if it was a vacation wait that had not run
-    out (:func:`_next_deadline` starts the clock of such a wait at the return, later than
-    any move), give back to the away seats the time the game no longer waits for them.
-    ``waiting``: the seats the game waited on before the move (the away seats it was
-    charged for: the sweep left the game waiting on nobody else). So a seat pays only for
-    the time the game actually waited."""
-    if game.deadline is None:
-        return
-    unused = clock.vacation_unused(game, now)
-    if unused is None:  # a game from before clocks: a deadline beyond a turn was a wait
-        unused = game.deadline - timedelta(hours=game.turn_hours) - now
-    if unused <= timedelta(0):
-        return
-    if seats is None:
-        seats = list(Seat.objects.filter(game=game, order__in=waiting))
-    for seat in seats:
-        if seat.order not in waiting or seat.user_id is None or seat.is_bot or seat.resigned:
-            continue
-        refund = min(unused, seat.vacation_used)
-        if refund > timedelta(0):
-            seat.vacation_used -= refund
-            seat.save(update_fields=["vacation_used"])

@@ -3,7 +3,7 @@
 Who may: the staff on any game; a league's admins on their league's games, which the
 leagues app decides (the games app knows nothing of leagues): it calls these with
 ``by=`` the acting person and ``authorized=True`` once it has checked. Each tool runs
-in one transaction holding the game row lock (:func:`~games.services.moves.lock_game`,
+in one transaction holding the game row lock (:func:`~games.services.lookups.lock_game`,
 as every writer), and records who, when and why as a system Move in the append-only log
 (no command: the replay skips it), so the game's log shows it and it can never be
 changed. See docs/decisions/0014-league-admins.md.
@@ -22,18 +22,16 @@ from games.clocks import cast_vote
 from games.models import Game, Move, Seat
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed
 from games.services.games import MAX_TURN_HOURS
-from games.services.moves import (
-    Entry,
-    append_moves,
-    commit_commands,
+from games.services.lookups import (
     copy_into,
     engine_for,
     lock_game,
     not_active,
-    notify_after_commit,
     require_signed_in,
     seat_of,
 )
+from games.services.movelog import Entry, append_moves
+from games.services.moves import commit_commands, notify_after_commit
 from games.services.trades import close_offers_of
 
 MAX_WHY = 500

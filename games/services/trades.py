@@ -12,20 +12,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines.base import GameEngine, IllegalCommand, State
+from games.engines.base import IllegalCommand
 from games.models import Game, Seat, TradeOffer
 from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
-from games.services.moves import (
-    SOURCES,
-    Entry,
-    commit_commands,
-    engine_for,
-    lock_game,
-    parse_commands,
-    require_active,
-    seat_label,
-    seat_of,
-)
+from games.services.lookups import engine_for, lock_game, require_active, seat_of
+from games.services.movelog import SOURCES, Entry
+from games.services.moves import commit_commands
+from games.services.naming import seat_label
+from games.services.offers import expire, expire_all, tell, turn_of
+from games.services.parsing import parse_commands
 
 
 def propose_trade(
@@ -91,9 +86,9 @@ def propose_trade(
         )
         if set(offer.parties) <= set(offer.accepted_by):
             _execute(locked, offer, source)
-            _tell(offer, offer.status, seat.order)
+            tell(offer, offer.status, seat.order)
         else:
-            _tell(offer, "proposed", seat.order)
+            tell(offer, "proposed", seat.order)
         return offer
 
 
@@ -119,29 +114,6 @@ def checked_expiry(expires_at: datetime | None, now: datetime) -> datetime | Non
     return expires_at
 
 
-def turn_of(engine: GameEngine, state: State) -> str:
-    """The engine's turn marker as stored on an offer that lapses with its turn."""
-    return repr(engine.turn_marker(state))
-
-
-def expire_with_turn(
-    game: Game, engine: GameEngine, before: State | None, after: State, now: datetime
-) -> int:
-    """When moves end a turn (the engine's ``turn_marker`` changes from ``before`` to
-    ``after``), expire the game's open offers made in an earlier turn that have no expiry
-    time of their own; in the moves' transaction (the caller holds the game lock), the
-    parties told as by the sweep. Returns the count."""
-    if before is None or engine.turn_marker(before) == engine.turn_marker(after):
-        return 0
-    due = (
-        TradeOffer.objects.select_for_update()
-        .filter(game=game, status=TradeOffer.Status.OPEN)
-        .exclude(turn="")
-        .exclude(turn=turn_of(engine, after))
-    )
-    return _expire_all(list(due), now)
-
-
 def end_of_turn(game: Game) -> datetime:
     """When an offer made now lapses by default: the current turn's deadline (a game
     without one: a turn's time from now)."""
@@ -149,21 +121,6 @@ def end_of_turn(game: Game) -> datetime:
     if game.deadline is not None and game.deadline > now:
         return game.deadline
     return now + timedelta(hours=game.turn_hours)
-
-
-def _tell(offer: TradeOffer, event: str, by: int | None = None) -> None:
-    """Have the players told of what became of ``offer`` (proposed, accepted, declined,
-    withdrawn, executed, failed, expired), once this transaction commits: through the
-    games' outbox, as a table change "offer" (the notifications app emails the parties)."""
-    from django.conf import settings
-
-    from games.models import Announcement
-    from games.services.hooks import announce_pending
-
-    details = {"offer_id": offer.pk, "event": str(event), "by": by}
-    Announcement.objects.create(game_id=offer.game_id, change="offer", details=details)
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        transaction.on_commit(announce_pending)
 
 
 def _trading_seat(game: Game, user: Any) -> Seat:
@@ -230,7 +187,7 @@ def _locked_offer(offer: TradeOffer | int) -> tuple[Game, TradeOffer]:
 
 def _require_open_offer(offer: TradeOffer, now: datetime) -> None:
     if offer.status == TradeOffer.Status.OPEN and offer.expires_at <= now:
-        _expire(offer, now)
+        expire(offer, now)
     if offer.status != TradeOffer.Status.OPEN:
         raise GameNotActive(
             _("trade offer #%(offer)s is already %(status)s: propose a new offer")
@@ -238,16 +195,6 @@ def _require_open_offer(offer: TradeOffer, now: datetime) -> None:
             code="offer_closed",
             offer_status=offer.status,
         )
-
-
-def _expire(offer: TradeOffer, now: datetime) -> None:
-    # A conditional UPDATE: if a sweep already claimed it, nothing changes.
-    claimed = TradeOffer.objects.filter(pk=offer.pk, status=TradeOffer.Status.OPEN).update(
-        status=TradeOffer.Status.EXPIRED, resolved_at=now
-    )
-    offer.refresh_from_db()
-    if claimed:
-        _tell(offer, "expired")
 
 
 def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> TradeOffer:
@@ -271,9 +218,9 @@ def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> 
             locked.save(update_fields=["accepted_by"])
         if set(locked.parties) <= set(locked.accepted_by):
             _execute(game, locked, source)
-            _tell(locked, locked.status, seat.order)
+            tell(locked, locked.status, seat.order)
         else:
-            _tell(locked, "accepted", seat.order)
+            tell(locked, "accepted", seat.order)
     _sync(offer, locked)
     return locked
 
@@ -347,7 +294,7 @@ def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
         locked.resolved_at = now
         locked.message = f"{status} by {seat.name}"
         locked.save(update_fields=["status", "resolved_at", "message"])
-        _tell(locked, status, seat.order)
+        tell(locked, status, seat.order)
     _sync(offer, locked)
     return locked
 
@@ -370,17 +317,7 @@ def expire_trades(*, now: datetime | None = None) -> int:
         due = TradeOffer.objects.select_for_update(skip_locked=True).filter(
             status=TradeOffer.Status.OPEN, expires_at__lte=now
         )
-        return _expire_all(list(due), now)
-
-
-def _expire_all(offers: list[TradeOffer], now: datetime) -> int:
-    """Expire ``offers`` (locked by the caller) and have their parties told, once each."""
-    TradeOffer.objects.filter(pk__in=[o.pk for o in offers]).update(
-        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="expired"
-    )
-    for offer in offers:
-        _tell(offer, "expired")  # the parties are told, once (the rows are claimed)
-    return len(offers)
+        return expire_all(list(due), now)
 
 
 def _sync(target: TradeOffer | int, source: TradeOffer) -> None:

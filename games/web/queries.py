@@ -13,7 +13,7 @@ from games import selectors
 from games.models import Game, Invitation, TradeOffer
 from games.services.errors import NotFound
 from games.services.games import invitation_problem, may_manage, start_refusal
-from games.services.moves import engine_for
+from games.services.lookups import engine_for
 from games.web.bots import described_bots
 
 RECENT_MOVES = 40

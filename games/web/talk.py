@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from games.models import ChatMessage, Game, Seat
 from games.services import talk
 from games.services.errors import ServiceError
-from games.services.moves import seat_label
+from games.services.naming import seat_label
 
 
 def _seat(game: Game, user: Any) -> Seat | None:

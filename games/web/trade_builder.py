@@ -44,7 +44,7 @@ from games.engines.lords_of_vegas.commands import (
 )
 from games.models import Game, TradeOffer
 from games.services.errors import NotAllowed, NotFound, ServiceError
-from games.services.moves import engine_for
+from games.services.lookups import engine_for
 from games.web import present
 from games.web.forms import OfferExpiryForm
 

@@ -43,7 +43,7 @@ def test_an_ordinary_command_out_of_turn_is_refused(make_game, ada, bob):
 
 def test_not_your_turn_names_every_seat_the_game_waits_on(ada, bob):
     from games.models import Seat
-    from games.services.moves import not_your_turn
+    from games.services.naming import not_your_turn
 
     seats = [
         Seat(order=0, user=ada, colour="red"),

@@ -13,7 +13,7 @@ from accounts.models import User
 from games import services
 from games.engines.registry import get_engine
 from games.models import Game, Seat
-from games.services.moves import bot_command
+from games.services.bots import bot_command
 
 PASSWORD = "lords-demo-password"
 PLAYERS = ("ada", "bob", "cy", "dee")

@@ -1,11 +1,14 @@
-"""The base of every game viewset: token (one query) or session authentication."""
+"""The base of every viewset: token (one query) or session authentication, and the one way
+an endpoint reads its validated input."""
 
 from __future__ import annotations
 
-from rest_framework import viewsets
+from typing import Any
+
+from rest_framework import exceptions, serializers, viewsets
 from rest_framework.authentication import BasicAuthentication, SessionAuthentication
 
-from games.api.auth import TokenAuthentication
+from lords.api.auth import TokenAuthentication
 
 AUTHENTICATION = (TokenAuthentication, SessionAuthentication)
 """The same as the settings' defaults, with the one-query token check."""
@@ -19,3 +22,13 @@ TOKEN_CREATION = (BasicAuthentication, SessionAuthentication, TokenAuthenticatio
 # schema would show a docstring as the description of every operation.)
 class ApiViewSet(viewsets.ViewSet):
     authentication_classes = AUTHENTICATION
+
+
+def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """The validated input (a body or the query parameters), or a 400 in the one shape."""
+    if not isinstance(data, dict):
+        raise exceptions.ParseError("The body must be a JSON object.")
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    validated: dict[str, Any] = serializer.validated_data
+    return validated

@@ -45,12 +45,13 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+import games.engines
 from games.engines.base import IllegalCommand, InvalidOptions, MalformedCommand
 from games.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
-_ENGINES = str(Path(__file__).resolve().parents[1] / "engines")
+_ENGINES = str(Path(games.engines.__file__).resolve().parent)
 _ENGINE_SLIPS = (TypeError, ValueError, LookupError, AttributeError, ArithmeticError)
 
 

@@ -6,7 +6,7 @@ a ``RecursionError`` (a 500 before this parser), and anything deep but below tha
 every later reader (serializers, the engine, the log) a walk of its own. So a body nested
 deeper than the limit is refused here, with the limit in the message, before anything else
 looks at it. The size of a body is Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``, checked when
-DRF reads it (a 413 in :mod:`games.api.errors`).
+DRF reads it (a 413 in :mod:`lords.api.errors`).
 """
 
 from __future__ import annotations

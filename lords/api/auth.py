@@ -158,4 +158,4 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
 class TokenScheme(KnoxTokenScheme):
     """The OpenAPI security scheme of :class:`TokenAuthentication` (knox's)."""
 
-    target_class = "games.api.auth.TokenAuthentication"
+    target_class = "lords.api.auth.TokenAuthentication"

@@ -1,0 +1,124 @@
+"""Reading a game for a use case: its engine, its row under the write lock, the caller's
+seat, and the refusals that say why a game or a caller cannot act (translated where raised)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engines.base import GameEngine
+from games.engines.registry import get_engine
+from games.models import Game, Seat
+from games.services.errors import (
+    GameNotActive,
+    InvalidRequest,
+    NotAllowed,
+    NotFound,
+)
+
+
+def engine_for(game: Game) -> GameEngine:
+    try:
+        return get_engine(game.game_type)
+    except (LookupError, ImportError) as exc:
+        raise InvalidRequest(
+            _("game type '%(type)s' is not available: %(reason)s")
+            % {"type": game.game_type, "reason": exc}
+        ) from exc
+
+
+def lock_game(game: Game | int) -> Game:
+    """Re-read the game row under ``SELECT ... FOR UPDATE``: every writer of a game takes
+    this lock first, so two submissions for one game are serialised and the second sees the
+    version the first wrote (and is refused as stale, or applied after it)."""
+    pk = game.pk if isinstance(game, Game) else game
+    try:
+        return Game.objects.select_for_update().get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
+
+
+def require_signed_in(user: Any) -> None:
+    """Refuse an anonymous caller before anything else: every game action needs a person."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed(_("sign in first"))
+
+
+def seat_of(game: Game, user: Any) -> Seat:
+    """The user's seat, or :class:`NotAllowed`."""
+    require_signed_in(user)
+    seat = game.seats.select_related("user").filter(user=user).first()
+    if seat is None:
+        raise NotAllowed(not_seated(game))
+    return seat
+
+
+def not_seated(game: Game) -> str:
+    """The refusal of a caller who has no seat in ``game``."""
+    return _("you are not seated in game #%(game)s: only its players may do this") % {
+        "game": game.pk
+    }
+
+
+def not_active(game: Game) -> str:
+    """Why a game that is not running takes no move, and what is left to do (a function:
+    the sentence is translated in the language active when it is raised)."""
+    if game.status == Game.Status.OPEN:
+        message = _(
+            "game #%(game)s has not started yet: moves begin when its creator (or, if the "
+            "creator left, one of its players) starts it"
+        )
+    elif game.status == Game.Status.FINISHED:
+        message = _(
+            "game #%(game)s is finished: no more moves; its record and its verification are open"
+        )
+    elif game.status == Game.Status.CANCELLED and game.started_at is not None:  # a tool's abort
+        message = _(
+            "game #%(game)s was aborted while it was played: nothing more can be played in it"
+        )
+    elif game.status == Game.Status.CANCELLED:
+        message = _("game #%(game)s was cancelled before it started: nothing can be played in it")
+    else:
+        message = _("game #%(game)s is %(status)s: it is not running")
+    return message % {"game": game.pk, "status": game.get_status_display()}
+
+
+def require_active(game: Game) -> None:
+    """Refuse a game that is not running, saying why and what is left to do."""
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(not_active(game), status_now=game.status)
+    if game.paused_at is not None:  # the game tools' pause (games/services/tools.py)
+        raise GameNotActive(
+            _("game #%(game)s is paused: no move is taken and no deadline runs until it resumes")
+            % {"game": game.pk},
+            status_now="paused",
+        )
+
+
+def copy_into(target: Game, source: Game) -> None:
+    """Bring the caller's instance up to date with the row we wrote."""
+    if target is source:
+        return
+    for f in Game._meta.concrete_fields:
+        setattr(target, f.attname, getattr(source, f.attname))
+
+
+def seats_by_order(game: Game) -> dict[int, Seat]:
+    return {s.order: s for s in game.seats.select_related("user")}
+
+
+def seats_in_order(game: Game) -> list[Seat]:
+    """Every seat of the game with its user, in one query (the write path reads them once
+    and uses them for the caller's seat, the bots, the waiting flags and the answer)."""
+    return list(Seat.objects.filter(game_id=game.pk).select_related("user").order_by("order"))
+
+
+def seat_among(seats: Sequence[Seat], game: Game, user: Any) -> Seat:
+    """:func:`seat_of`, from seats already read."""
+    require_signed_in(user)
+    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
+    if seat is None:
+        raise NotAllowed(not_seated(game))
+    return seat

@@ -1,0 +1,121 @@
+"""Saving a game after moves: the snapshot, the version, a finished game's placings, the
+deadline and time banks, the offers that lapse with a turn, and which seats the game waits on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.utils import timezone
+
+from games.engines.base import GameEngine, State
+from games.models import Game, Seat, TradeOffer
+from games.services import clock, offers
+
+
+def final_outcome(game: Game, engine_outcome: dict[str, Any] | None) -> dict[str, Any]:
+    """The engine's placings, with resigned seats moved last (the latest resigner first of
+    them); ranks are renumbered, ties among the others kept."""
+    resigned = list(
+        game.seats.filter(resigned=True)
+        .order_by("-resigned_at", "-id")
+        .values_list("order", flat=True)
+    )
+    placings = list((engine_outcome or {}).get("placings", []))
+    by_seat = {p["seat"]: p for p in placings}
+    playing = [p for p in placings if p["seat"] not in resigned]
+    if engine_outcome is None:
+        others = game.seats.exclude(order__in=resigned).values_list("order", flat=True)
+        playing = [{"seat": order, "rank": 1} for order in others]
+    result: list[dict[str, Any]] = []
+    previous_rank = None
+    for index, placing in enumerate(playing):
+        rank = result[-1]["rank"] if placing["rank"] == previous_rank else index + 1
+        previous_rank = placing["rank"]
+        result.append({**placing, "rank": rank})
+    for order in resigned:
+        result.append(
+            {**by_seat.get(order, {}), "seat": order, "rank": len(result) + 1, "resigned": True}
+        )
+    winners = [p["seat"] for p in result if p["rank"] == 1]
+    out = {**(engine_outcome or {}), "placings": result, "winners": winners}
+    if engine_outcome is None:
+        out["ended_by"] = "resignation"
+    return out
+
+
+def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
+    game.status = Game.Status.FINISHED
+    game.outcome = outcome
+    game.finished_at = now
+    game.deadline = None
+    TradeOffer.objects.filter(game=game, status=TradeOffer.Status.OPEN).update(
+        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="the game ended"
+    )
+
+
+_SAVED_BY_A_MOVE = [
+    *("state", "version", "status", "outcome", "finished_at", "deadline", "clock_started_at")
+]
+
+
+def save_game(
+    game: Game,
+    engine: GameEngine,
+    state: State,
+    moved: bool,
+    seats_read: Sequence[Seat] | None = None,
+) -> None:
+    """Save the snapshot, the version, the deadline, and which seats the game waits on.
+
+    ``seats_read``: the game's seats, read under the game lock by the caller; then only the
+    fields a move changes are written, and the seats' waiting flags only where they change
+    (nothing else writes them without the lock)."""
+    now = timezone.now()
+    before = game.state
+    if moved and game.state is not None:  # the deadline is replaced: a vacation wait ends
+        clock.end_vacation_wait(game, engine.to_act(game.state), now, seats_read)
+    if moved and game.status == Game.Status.ACTIVE:  # the wait ends: time banks pay for it
+        read = clock.settle_banks(game, engine, before, state, now, seats_read)
+    else:
+        read = seats_read
+    if game.status == Game.Status.ACTIVE:  # a turn ends: offers made in it lapse
+        offers.expire_with_turn(game, engine, before, state, now)
+    game.state = state
+    outcome = engine.outcome(state)
+    if outcome is not None and game.status == Game.Status.ACTIVE:
+        finish(game, final_outcome(game, outcome.to_json()), now)
+    if game.status == Game.Status.ACTIVE:
+        waiting = engine.to_act(state)
+        if moved or game.deadline is None:
+            game.deadline = clock.start_wait(game, read, waiting, now)
+    else:
+        waiting = []
+    if seats_read is not None:
+        game.save(update_fields=_SAVED_BY_A_MOVE)
+        _update_to_act(game, seats_read, waiting)
+        return
+    game.save()
+    seats = Seat.objects.filter(game=game)
+    if waiting:
+        seats.update(to_act=ExpressionWrapper(Q(order__in=waiting), output_field=BooleanField()))
+    else:  # (an empty IN would match nothing and leave the old flags)
+        seats.update(to_act=False)
+
+
+def _update_to_act(game: Game, seats: Sequence[Seat], waiting: Sequence[int]) -> None:
+    """One UPDATE for the seats whose flag changes (none if the game waits on the same
+    seats as before); the instances are brought up to date."""
+    wanted = {s.pk: s.order in waiting for s in seats}
+    changed = [s for s in seats if s.to_act != wanted[s.pk]]
+    if not changed:
+        return
+    now_waiting = [s.pk for s in changed if wanted[s.pk]]
+    Seat.objects.filter(pk__in=[s.pk for s in changed]).update(
+        to_act=ExpressionWrapper(Q(pk__in=now_waiting), output_field=BooleanField())
+        if now_waiting
+        else False
+    )
+    for s in changed:
+        s.to_act = wanted[s.pk]

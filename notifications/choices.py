@@ -17,6 +17,7 @@ from django.conf import settings
 
 from accounts.models import zone_named
 from games import clocks
+from games.services import rows
 from notifications.models import EmailPreference, GameMute
 
 MAX_LEAD_HOURS = 168
@@ -42,13 +43,14 @@ def quiet_end(pref: EmailPreference, zone_name: str, now: datetime) -> datetime 
 
 def quiet_hours_of(user_ids: Collection[int]) -> dict[int, tuple[time, time]]:
     """The quiet hours of those of ``user_ids`` who have them, for the game clock (which
-    moves a deadline out of them; ``games.services.clock.QUIET_HOURS``): one query."""
-    rows = EmailPreference.objects.filter(
-        user_id__in=list(user_ids), quiet_from__isnull=False, quiet_until__isnull=False
-    ).values_list("user_id", "quiet_from", "quiet_until")
+    moves a deadline out of them; ``games.services.clock.QUIET_HOURS``): one query, on the
+    move path (so through ``rows``, without the ORM's query building)."""
+    found = rows.values(
+        EmailPreference, ("user_id", "quiet_from", "quiet_until"), key="user", keys=list(user_ids)
+    )
     return {
         user_id: (start, end)
-        for user_id, start, end in rows
+        for user_id, start, end in found
         if start is not None and end is not None and start != end
     }
 

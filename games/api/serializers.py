@@ -13,6 +13,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
+from games import view_tags
 from games.engines import registry
 
 MAX_COMMAND_TEXT = 2_000
@@ -285,7 +286,7 @@ def expected_version(headers: Any, body_version: int | None) -> int | None:
     header = headers.get("If-Match")
     if header is None or header.strip() == "*":
         return body_version
-    raw = header.strip().removeprefix("W/").strip('"')
+    raw = view_tags.version_of(header)
     if not raw.isdigit() or len(raw) > 10:
         raise exceptions.ValidationError({"If-Match": ['Send the version as an ETag, e.g. "12".']})
     version = int(raw)

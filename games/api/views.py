@@ -22,7 +22,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import selectors, services
+from games import selectors, services, view_tags
 from games.api import lookups, present
 from games.api.serializers import (
     BotSerializer,
@@ -50,7 +50,14 @@ from games.engines import registry
 from games.models import Game
 from games.services import tools
 from lords.api.base import ApiViewSet, valid
-from lords.api.schema import IDEMPOTENCY_KEY, IF_MATCH, READ_ERRORS, operation
+from lords.api.schema import (
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    READ_ERRORS,
+    operation,
+)
 
 CREATED = status.HTTP_201_CREATED
 GAME = {200: GameViewSerializer}
@@ -82,10 +89,17 @@ class GameViewSet(ApiViewSet):
     lookup_value_converter = "int"
 
     @staticmethod
-    def game_answer(game: Game, request: Request, code: int = status.HTTP_200_OK) -> Response:
-        """The game as the caller may see it; its ETag is the version (for ``If-Match``)."""
+    def game_answer(
+        game: Game, request: Request, code: int = status.HTTP_200_OK, tag: str | None = None
+    ) -> Response:
+        """The game as the caller may see it, with its ETag (``games.view_tags``: it starts
+        with the version, for ``If-Match``; ``If-None-Match`` gets a 304 while it holds).
+        ``tag``: read before the game, if the caller has it (a move landing in between
+        makes the answer newer than its tag, never older)."""
+        tag = tag or view_tags.current_tag(game.pk, request.user)
         body = present.game_view(game, request.user)
-        return Response(body, status=code, headers={"ETag": f'"{body["version"]}"'})
+        headers = {"ETag": tag or f'"{body["version"]}"', "Cache-Control": "private, no-cache"}
+        return Response(body, status=code, headers=headers)
 
     @operation(
         "games_list",
@@ -114,16 +128,26 @@ class GameViewSet(ApiViewSet):
     @operation(
         "games_retrieve",
         "A game as you may see it",
-        GAME,
+        {**GAME, 304: NOT_MODIFIED},
         fails=READ_ERRORS,
+        parameters=[IF_NONE_MATCH],
         description=(
             "Version, who must act, the deadline, your legal commands (text notation), the "
             "engine's view for your seat (no hidden information: the seed hash always, the "
-            "seed once the game is over) and the board as plain text. The ETag is the version."
+            "seed once the game is over) and the board as plain text. The ETag starts with "
+            "the version (for If-Match) and changes whenever this view would: send it as "
+            "If-None-Match to get 304 Not Modified, for about the cost of a no-op call, while "
+            "nothing changed."
         ),
     )
     def retrieve(self, request: Request, game_id: int) -> Response:
-        return self.game_answer(lookups.visible_game(game_id, request.user), request)
+        tag = view_tags.current_tag(game_id, request.user)
+        if tag is not None and view_tags.matches(request.headers.get("If-None-Match"), tag):
+            return Response(
+                status=status.HTTP_304_NOT_MODIFIED,
+                headers={"ETag": tag, "Cache-Control": "private, no-cache"},
+            )
+        return self.game_answer(lookups.visible_game(game_id, request.user), request, tag=tag)
 
     @operation(
         "games_join",
@@ -280,7 +304,11 @@ class GameViewSet(ApiViewSet):
         body = present.submission(result, request.user)
         if result.replayed:
             return Response(body, headers={"Idempotent-Replayed": "true"})
-        return Response(body, status=CREATED)
+        # The game view's tag right after the move, from the rows just written (no query):
+        # a client waiting for its next turn polls with it and gets 304s until it changes.
+        assert result.game is not None
+        tag = view_tags.view_tag(result.game, result.seats, request.user)
+        return Response(body, status=CREATED, headers={"ETag": tag})
 
     @operation(
         "decisions_list",

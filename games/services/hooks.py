@@ -27,6 +27,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from games.models import Announcement
+from games.services import rows
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def announce_after_commit(game_id: int, seqs: Sequence[int]) -> None:
     move's transaction). Without a worker, announce them right after the commit."""
     if not seqs:
         return
-    Announcement.objects.create(game_id=game_id, seqs=list(seqs))
+    rows.insert([Announcement(game_id=game_id, seqs=list(seqs))])
     if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(announce_pending)
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from games.engines.base import GameEngine
 from games.engines.registry import get_engine
 from games.models import Game, Seat
+from games.services import rows
 from games.services.errors import (
     GameNotActive,
     InvalidRequest,
@@ -38,6 +39,16 @@ def lock_game(game: Game | int) -> Game:
         return Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
         raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
+
+
+def lock_game_with_seats(game: Game | int) -> tuple[Game, list[Seat]]:
+    """:func:`lock_game` and :func:`seats_in_order` in one statement, for the move path
+    (``rows``: made once, without the ORM's query building)."""
+    pk = game.pk if isinstance(game, Game) else game
+    found = rows.lock_with_seats(pk)
+    if found is None:
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk})
+    return found
 
 
 def require_signed_in(user: Any) -> None:

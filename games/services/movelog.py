@@ -9,6 +9,7 @@ from typing import Any
 
 from games.engines.base import Command
 from games.models import Game, Move, Seat
+from games.services import rows
 
 SOURCES = frozenset(Move.Source.values)
 
@@ -52,6 +53,6 @@ def append_moves(
         )
         for i, entry in enumerate(entries)
     ]
-    Move.objects.bulk_create(moves)
+    rows.insert(moves)
     game.version = first + len(moves) - 1
     return moves

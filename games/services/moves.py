@@ -36,9 +36,9 @@ from games.services.lookups import (
     copy_into,
     engine_for,
     lock_game,
+    lock_game_with_seats,
     require_active,
     seat_among,
-    seats_in_order,
 )
 from games.services.movelog import SOURCES, Entry, append_moves
 from games.services.naming import not_your_turn
@@ -192,7 +192,7 @@ def _submit(
 ) -> MoveResult:
     """``key``: the idempotency key and the fingerprint of the request it came with."""
     with transaction.atomic():
-        locked = lock_game(game)
+        locked, seats = lock_game_with_seats(game)
         # A key already used belongs to a submission that moved the game past the version
         # it expected: when the caller expects the current version, the key cannot have
         # been used for an applied submission of the same request, and the unique
@@ -203,7 +203,6 @@ def _submit(
             if replay is not None:
                 return replay
         require_active(locked)
-        seats = seats_in_order(locked)
         seat = seat_among(seats, locked, user)
         if seat.resigned:
             raise NotAllowed(

@@ -27,7 +27,9 @@ def expire_with_turn(
     ``after``), expire the game's open offers made in an earlier turn that have no expiry
     time of their own; in the moves' transaction (the caller holds the game lock), the
     parties told as by the sweep. Returns the count."""
-    if before is None or engine.turn_marker(before) == engine.turn_marker(after):
+    if not engine.trades or before is None:  # (a game without trades has no offers)
+        return 0
+    if engine.turn_marker(before) == engine.turn_marker(after):
         return 0
     due = (
         TradeOffer.objects.select_for_update()

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.engines.base import GameEngine, State
 from games.models import Game, Seat, TradeOffer
-from games.services import clock, offers
+from games.services import clock, offers, rows
 
 
 def final_outcome(game: Game, engine_outcome: dict[str, Any] | None) -> dict[str, Any]:
@@ -93,7 +93,7 @@ def save_game(
     else:
         waiting = []
     if seats_read is not None:
-        game.save(update_fields=_SAVED_BY_A_MOVE)
+        rows.update(game, _SAVED_BY_A_MOVE)
         _update_to_act(game, seats_read, waiting)
         return
     game.save()
@@ -111,11 +111,8 @@ def _update_to_act(game: Game, seats: Sequence[Seat], waiting: Sequence[int]) ->
     changed = [s for s in seats if s.to_act != wanted[s.pk]]
     if not changed:
         return
-    now_waiting = [s.pk for s in changed if wanted[s.pk]]
-    Seat.objects.filter(pk__in=[s.pk for s in changed]).update(
-        to_act=ExpressionWrapper(Q(pk__in=now_waiting), output_field=BooleanField())
-        if now_waiting
-        else False
+    rows.set_flag(
+        Seat, "to_act", on=[s.pk for s in changed if wanted[s.pk]], among=[s.pk for s in changed]
     )
     for s in changed:
         s.to_act = wanted[s.pk]

@@ -95,10 +95,18 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Any unique string (a UUID): sending the same request again with the same "
     "key applies it once and answers 200 with the first answer.",
 )
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="The ETag of the view you hold (from a read or from your move's answer): "
+    "while the view is the same, the answer is 304 Not Modified with no body.",
+)
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the view you hold is current.")
 IF_MATCH = OpenApiParameter(
     "If-Match",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
-    description='The version you played against, e.g. "12" (the game view\'s ETag); '
-    "the same as expected_version in the body.",
+    description='The version you played against, e.g. "12", or the game view\'s ETag '
+    '("12.3f…", which starts with it); the same as expected_version in the body.',
 )

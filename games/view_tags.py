@@ -1,0 +1,113 @@
+"""The game view's ETag: a tag that changes whenever the view a player reads could change,
+so that a client polling with ``If-None-Match`` gets a ``304 Not Modified`` for about the
+cost of a request that does nothing (issue #15: one statement, no engine, no state).
+
+The view (``selectors.game_view``) is a function of the game row, its seats, their players'
+names and returns from vacation, the reader, their language and the time only through a
+vacation that has ended. The tag hashes exactly that: every column of the game but its
+state and seed (the state changes only with the version, which is in the tag; the seed is
+secret), every column of its seats, each player's ``display_name``, ``email`` (a name's
+fallback) and ``away_until`` while it is in the future, the reader and the active language.
+It starts with the version, so it also serves as ``If-Match`` (``"12.…"`` reads as 12).
+
+The same tag is made from instances already in memory (the answer to a move: no query) and
+from one unlocked statement (``rows.table_values``: a conditional read); a test holds them
+equal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from games.models import Game, Seat
+from games.services import rows
+
+GAME_FIELDS = tuple(
+    f.attname for f in Game._meta.concrete_fields if f.name not in ("state", "seed")
+)
+SEAT_FIELDS = ("id", *(f.attname for f in Seat._meta.concrete_fields if f.attname != "id"))
+USER_FIELDS = ("display_name", "email", "away_until")
+_AWAY = USER_FIELDS.index("away_until")
+
+SeatValues = tuple[Sequence[Any], Sequence[Any] | None]
+
+
+def view_tag(game: Game, seats: Sequence[Seat], user: Any) -> str:
+    """The tag of the view ``user`` has of ``game`` (with all its ``seats`` and their
+    users, as read or written by the caller)."""
+    return _tag(
+        [getattr(game, n) for n in GAME_FIELDS],
+        [
+            (
+                [getattr(s, n) for n in SEAT_FIELDS],
+                None if s.user is None else [getattr(s.user, n) for n in USER_FIELDS],
+            )
+            for s in seats
+        ],
+        user,
+    )
+
+
+def current_tag(game_id: int, user: Any) -> str | None:
+    """The tag of the game's view for ``user`` now, from one statement; None if there is no
+    such game or if the caller is neither seated nor looking at a public game (the full
+    read then answers, or refuses, as it always did)."""
+    found = rows.table_values(game_id, GAME_FIELDS, SEAT_FIELDS, USER_FIELDS)
+    if found is None:
+        return None
+    game_values, seats = found
+    user_pk = getattr(user, "pk", None)
+    seated = any(values[SEAT_FIELDS.index("user_id")] == user_pk for values, _ in seats)
+    if not seated and game_values[GAME_FIELDS.index("private")]:
+        return None
+    return _tag(game_values, seats, user)
+
+
+def version_of(tag: str) -> str:
+    """The version a tag starts with (``"12.ab…"`` → ``12``; an old-style ``"12"`` → 12)."""
+    return tag.strip().removeprefix("W/").strip('"').split(".", 1)[0]
+
+
+def matches(header: str | None, tag: str) -> bool:
+    """Whether an ``If-None-Match`` header names ``tag`` (one of a list, weak or strong, or
+    ``*``)."""
+    if not header:
+        return False
+    wanted = tag.strip('"')
+    for part in header.split(","):
+        part = part.strip()
+        if part == "*" or part.removeprefix("W/").strip('"') == wanted:
+            return True
+    return False
+
+
+def _tag(game_values: Sequence[Any], seats: Sequence[SeatValues], user: Any) -> str:
+    now = timezone.now()
+    shown = []
+    for seat_values, user_values in seats:
+        person = None
+        if user_values is not None:
+            person = list(user_values)
+            away = person[_AWAY]
+            person[_AWAY] = away if away is not None and away > now else None
+        shown.append([list(seat_values), person])
+    parts = [get_language(), getattr(user, "pk", None), list(game_values), shown]
+    text = json.dumps(parts, sort_keys=True, default=_plain, separators=(",", ":"))
+    version = game_values[GAME_FIELDS.index("version")]
+    return f'"{version}.{hashlib.sha256(text.encode()).hexdigest()[:20]}"'
+
+
+def _plain(value: Any) -> Any:
+    """The same text for a value read from the database and the one written from memory."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    return str(value)

@@ -129,12 +129,22 @@ def _away_until(seat: Seat) -> Any:
     return until if until is not None and until > timezone.now() else None
 
 
+def seats_with_users(game: Game) -> list[Seat]:
+    """The game's seats in order, with their users: those read with the game if it was
+    (``rows.game_with_seats``, or ``prefetch_related("seats")``), else in one query."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        seats = list(game.seats.all())
+    else:
+        seats = list(game.seats.select_related("user"))
+    return sorted(seats, key=lambda s: s.order)
+
+
 def game_view(*, game: Game, user: Any) -> dict[str, Any]:
     """The game as ``user`` may see it: the engine's view for their seat (a spectator's view
     if not seated), version, who must act, deadline, their legal commands, the public seed
     hash, and the seed only after the end."""
     check_visible(game=game, user=user)
-    seats = sorted(game.seats.select_related("user"), key=lambda s: s.order)
+    seats = seats_with_users(game)
     mine = next(
         (s for s in seats if s.user_id is not None and s.user_id == getattr(user, "pk", None)),
         None,

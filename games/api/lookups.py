@@ -10,13 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games import selectors
-from games.models import Game, TradeOffer
-from games.services.errors import GameNotActive
+from games.models import Game, Seat, TradeOffer
+from games.services import rows
+from games.services.errors import GameNotActive, NotFound
 
 
 def game(game_id: int) -> Game:
     return selectors.game_by_id(game_id=game_id)
+
+
+def visible_game_with_seats(game_id: int, user: Any) -> tuple[Game, list[Seat]]:
+    """:func:`visible_game` with its seats and their users, read in one statement (the game
+    view: ``rows.game_with_seats``)."""
+    found = rows.game_with_seats(game_id, lock=False)
+    if found is None:
+        raise NotFound(gettext("there is no game #%(game)s") % {"game": game_id}, game=game_id)
+    selectors.check_visible(game=found[0], user=user)
+    return found
 
 
 def visible_game(game_id: int, user: Any) -> Game:

@@ -45,7 +45,7 @@ def lock_game_with_seats(game: Game | int) -> tuple[Game, list[Seat]]:
     """:func:`lock_game` and :func:`seats_in_order` in one statement, for the move path
     (``rows``: made once, without the ORM's query building)."""
     pk = game.pk if isinstance(game, Game) else game
-    found = rows.lock_with_seats(pk)
+    found = rows.game_with_seats(pk, lock=True)
     if found is None:
         raise NotFound(_("there is no game #%(game)s") % {"game": pk})
     return found

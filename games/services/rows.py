@@ -110,45 +110,51 @@ def _instance(db: BaseDatabaseWrapper, model: type[M], values: Sequence[Any]) ->
 
 
 @cache
-def _lock_sql(vendor: str) -> str:
+def _game_sql(lock: bool, vendor: str) -> str:
     user_model = Seat.user.field.related_model
-    lock = ""
-    if connection.features.has_select_for_update:
-        lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    locking = ""
+    if lock and connection.features.has_select_for_update:
+        of = connection.features.has_select_for_update_of
+        locking = " FOR UPDATE OF g" if of else " FOR UPDATE"
     return (
         f"SELECT {_columns(Game, 'g')}, {_columns(Seat, 's')}, {_columns(user_model, 'u')} "
         f"FROM {_table(Game)} g "
         f"LEFT JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
         f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)} "
-        f"WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(Seat._meta.get_field('order'))}{lock}"
+        f"WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}{locking}"
     )
 
 
-def lock_with_seats(pk: int) -> tuple[Game, list[Seat]] | None:
-    """The game row under the write lock (``SELECT ... FOR UPDATE``) and its seats in order,
-    each with its user, in one statement; None if there is no such game."""
+def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
+    """The game row (``lock``: under the write lock, ``SELECT ... FOR UPDATE``) and its
+    seats in order, each with its user, in one statement; None if there is no such game.
+    The seats are also the game's ``seats`` as ``prefetch_related`` would leave them, so
+    ``game.seats.all()`` reads no more."""
     user_model = Seat.user.field.related_model
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(_lock_sql(db.vendor), [pk])
-        rows = cursor.fetchall()
-    if not rows:
+        cursor.execute(_game_sql(lock, db.vendor), [pk])
+        found = cursor.fetchall()
+    if not found:
         return None
     n_game, n_seat = len(_fields(Game)), len(_fields(Seat))
-    game = _instance(db, Game, rows[0][:n_game])
+    game = _instance(db, Game, found[0][:n_game])
     seats = []
-    for row in rows:
+    for row in found:
         if row[n_game] is None:  # a game without seats (the LEFT JOIN's empty side)
             continue
         seat = _instance(db, Seat, row[n_game : n_game + n_seat])
-        user = (
-            None
-            if row[n_game + n_seat] is None
-            else _instance(db, user_model, row[n_game + n_seat :])
-        )
+        user_row = row[n_game + n_seat :]
+        user = None if user_row[0] is None else _instance(db, user_model, user_row)
         Seat.game.field.set_cached_value(seat, game)
         Seat.user.field.set_cached_value(seat, user)
         seats.append(seat)
+    # As ``prefetch_related("seats")`` leaves them (Django's own attributes for it).
+    prefetched = game.seats.all()
+    prefetched._result_cache = list(seats)
+    prefetched._prefetch_done = True  # type: ignore[attr-defined]
+    accessor = Seat.game.field.remote_field.get_accessor_name() or "seats"
+    game._prefetched_objects_cache = {accessor: prefetched}  # type: ignore[attr-defined]
     return game, seats
 
 

@@ -42,6 +42,8 @@ def seed_hash(seed: str) -> str:
 class SeededRng:
     """Deterministic draws for one position of the log."""
 
+    __slots__ = ("_inner", "_k", "_label", "_outer", "_seed")  # one is made per command
+
     def __init__(self, seed: str, label: str) -> None:
         self._seed = seed
         self._label = label
@@ -49,14 +51,18 @@ class SeededRng:
         self._inner: Any = None
         self._outer: Any = None
 
+    def _prepare(self) -> None:
+        """Most commands draw nothing, so the hashes are prepared at the first draw, not when
+        the source is made."""
+        inner, self._outer = _keyed(self._seed)
+        self._inner = inner.copy()  # the shared one stays as it is
+        self._inner.update(f"{self._label} / draw ".encode())
+
     def _block(self) -> int:
         """HMAC-SHA256(seed, "<label> / draw <k>"), from the seed's keyed hashes (see
-        :func:`_keyed`), the label already fed to the inner one. Most commands draw nothing,
-        so the hashes are prepared at the first draw, not when the source is made."""
+        :func:`_keyed`), the label already fed to the inner one."""
         if self._inner is None:
-            inner, self._outer = _keyed(self._seed)
-            self._inner = inner.copy()  # the shared one stays as it is
-            self._inner.update(f"{self._label} / draw ".encode())
+            self._prepare()
         inner = self._inner.copy()
         inner.update(b"%d" % self._k)
         self._k += 1
@@ -76,11 +82,42 @@ class SeededRng:
                 return value % n
 
     def die(self) -> int:
-        return self.randbelow(6) + 1
+        """``randbelow(6) + 1``, without its checks (a die is the commonest draw)."""
+        block = self._block
+        while True:
+            value = block()
+            if value < _DIE_LIMIT:
+                return value % 6 + 1
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """:func:`shuffle` with this source: the same draws, in the same order (one
+        ``randbelow(i + 1)`` per position, from the last down), with the block inlined
+        because a new game shuffles 48 cards."""
+        if self._inner is None:
+            self._prepare()
+        inner0, outer0, k = self._inner, self._outer, self._k
+        from_bytes = int.from_bytes
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                inner = inner0.copy()
+                inner.update(b"%d" % k)
+                k += 1
+                outer = outer0.copy()
+                outer.update(inner.digest())
+                value = from_bytes(outer.digest(), "big")
+                if value < limit:
+                    break
+            j = value % n
+            items[i], items[j] = items[j], items[i]
+        self._k = k
 
 
 _SPAN = 1 << 256
 """How many values one block can take."""
+_DIE_LIMIT = _SPAN - _SPAN % 6
+"""``randbelow(6)``'s rejection bound."""
 _BLOCK = 64  # SHA-256's block size, in bytes
 
 
@@ -144,6 +181,9 @@ class ScriptedRng:
 
 def shuffle(rng: Rng, items: MutableSequence[T]) -> None:
     """Fisher-Yates in place, drawing from ``rng``."""
+    if type(rng) is SeededRng:
+        rng.shuffle(items)
+        return
     for i in range(len(items) - 1, 0, -1):
         j = rng.randbelow(i + 1)
         items[i], items[j] = items[j], items[i]

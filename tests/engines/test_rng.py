@@ -9,7 +9,7 @@ import hmac
 
 import pytest
 
-from games.engines.rng import SeededRng
+from games.engines.rng import SeededRng, shuffle
 
 
 def reference_block(seed: str, label: str, k: int) -> int:
@@ -59,3 +59,38 @@ def test_draws_of_one_position_do_not_depend_on_another_positions_draws():
 def test_a_bound_that_is_not_positive_is_refused():
     with pytest.raises(ValueError):
         SeededRng("s", "move 1").randbelow(0)
+
+
+class ThroughTheProtocol:
+    """A random source seen only through ``randbelow`` and ``die``: :func:`shuffle` cannot
+    take :class:`SeededRng`'s own loop for it."""
+
+    def __init__(self, inner: SeededRng) -> None:
+        self.inner = inner
+
+    def randbelow(self, n: int) -> int:
+        return self.inner.randbelow(n)
+
+    def die(self) -> int:
+        return self.inner.die()
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 48, 300])
+@pytest.mark.parametrize("drawn_before", [0, 3])
+def test_a_seeded_shuffle_is_fisher_yates_through_randbelow(size, drawn_before):
+    """SeededRng.shuffle (a new game's 48 cards) draws what the plain loop draws, and leaves
+    the source where the plain loop leaves it: the draws after it are the same too."""
+    fast, plain = SeededRng("shuffle", "move 0"), SeededRng("shuffle", "move 0")
+    assert [fast.die() for _ in range(drawn_before)] == [plain.die() for _ in range(drawn_before)]
+    cards, expected = list(range(size)), list(range(size))
+    shuffle(fast, cards)
+    shuffle(ThroughTheProtocol(plain), expected)
+    assert cards == expected
+    assert [fast.randbelow(1000) for _ in range(5)] == [plain.randbelow(1000) for _ in range(5)]
+
+
+def test_a_die_is_randbelow_six_plus_one():
+    """die() skips randbelow's checks: the same draws, one block each (or more on a reject)."""
+    dice, picks = SeededRng("dice", "move 9"), SeededRng("dice", "move 9")
+    assert [dice.die() for _ in range(200)] == [picks.randbelow(6) + 1 for _ in range(200)]
+    assert dice._k == picks._k

@@ -28,6 +28,7 @@ from .casinos import (
     Snapshot,
     boss,
     casino_at,
+    casinos,
     company,
     height,
     neighbours,
@@ -229,6 +230,7 @@ def build(state: State, seat: int, cmd: Build, rng: Rng, events: list[Event]) ->
     del state["markers"][cmd.lot]
     state["money"][seat] -= price
     state["tiles"][cmd.lot] = [cmd.company, 1, seat, LOTS[cmd.lot].die]
+    after = casinos(state)  # settling rerolls dice only: the casinos stay these
     events.append(
         {
             "type": "build",
@@ -236,16 +238,25 @@ def build(state: State, seat: int, cmd: Build, rng: Rng, events: list[Event]) ->
             "lot": cmd.lot,
             "company": cmd.company,
             "cost": price,
-            "joins": joined(state, before, cmd.lot),
+            "joins": joined(state, before, cmd.lot, after),
         }
     )
-    settle(state, before, rng, events)
+    settle(state, before, rng, events, after)
 
 
-def joined(state: State, before: Snapshot, lot: str) -> list[str]:
-    """The casinos a new tile on ``lot`` joined, each named by its first lot."""
+def joined(
+    state: State, before: Snapshot, lot: str, after: list[Casino] | None = None
+) -> list[str]:
+    """The casinos a new tile on ``lot`` joined, each named by its first lot (``after``:
+    the casinos now, when the caller has them)."""
+    if after is None:
+        casino = casino_at(state, lot) or []
+    else:
+        casino = next((found for found in after if lot in found), [])
+    if len(casino) == 1:
+        return []  # a tile on its own joined nothing
     firsts: dict[int, str] = {}
-    for other in casino_at(state, lot) or ():
+    for other in casino:
         if other in before:
             firsts.setdefault(before[other][0], other)
     return sorted(firsts.values(), key=LOT_ORDER.__getitem__)

@@ -33,39 +33,44 @@ def casinos(state: State, only: str | None = None) -> list[Casino]:
     above and to its left, which were labelled before it.
     """
     tiles = state["tiles"]
-    get = tiles.get
+    if not tiles:
+        return []
     by_height = state["edition"] == "2024"
     if only is None:
-        lots = sorted(tiles, key=LOT_ORDER.__getitem__)
+        lots = list(tiles)
     else:
-        lots = sorted(
-            (lot for lot, tile in tiles.items() if tile[COMPANY] == only),
-            key=LOT_ORDER.__getitem__,
-        )
+        lots = [lot for lot, tile in tiles.items() if tile[COMPANY] == only]
+    if len(lots) < 2:
+        return [lots] if lots else []
+    lots.sort(key=LOT_ORDER.__getitem__)
+    # ``label`` holds only tiles labelled so far, all earlier in board order (and, with
+    # ``only``, of that company): a neighbour missing from it cannot join this tile.
     label: dict[str, list[str]] = {}
+    find = label.get
     groups: list[list[str]] = []
     merged = False
     for lot in lots:
-        tile = tiles[lot]
-        name, tall = tile[COMPANY], tile[HEIGHT]
         mine: list[str] | None = None
         for other in _EARLIER[lot]:
-            near = get(other)
-            if near is None or near[COMPANY] != name or (by_height and near[HEIGHT] != tall):
+            group = find(other)
+            if group is None or group is mine:
                 continue
-            group = label[other]
+            tile, near = tiles[lot], tiles[other]
+            if near[COMPANY] != tile[COMPANY] or (by_height and near[HEIGHT] != tile[HEIGHT]):
+                continue
             if mine is None:
                 mine = group
-            elif group is not mine:  # this tile joins two groups: fold one into the other
+            else:  # this tile joins two groups: fold one into the other
                 merged = True
                 mine.extend(group)
                 for moved in group:
                     label[moved] = mine
                 group.clear()
         if mine is None:
-            mine = []
+            mine = [lot]
             groups.append(mine)
-        mine.append(lot)
+        else:
+            mine.append(lot)
         label[lot] = mine
     if not merged:
         return groups
@@ -122,7 +127,11 @@ def boss(state: State, casino: Casino) -> int | None:
 
 def points(state: State, casino: Casino) -> int:
     """Points a casino scores: one per tile, risers included."""
-    return sum(int(state["tiles"][lot][HEIGHT]) for lot in casino)
+    tiles = state["tiles"]
+    total = 0
+    for lot in casino:
+        total += int(tiles[lot][HEIGHT])
+    return total
 
 
 def height(state: State, casino: Casino) -> int:
@@ -181,19 +190,35 @@ Snapshot = dict[str, tuple[int, int | None]]  # lot -> (casino number, boss)
 
 def snapshot(state: State) -> Snapshot:
     """Which casino every tile belongs to and who its boss is, to report changes later."""
+    tiles = state["tiles"]
     shot: Snapshot = {}
     for number, casino in enumerate(casinos(state)):
+        if len(casino) == 1:  # most casinos: the boss is the die's owner
+            lot = casino[0]
+            shot[lot] = (number, tiles[lot][OWNER])
+            continue
         chief = boss(state, casino)
         for lot in casino:
             shot[lot] = (number, chief)
     return shot
 
 
-def settle(state: State, before: Snapshot, rng: Rng, events: list[Event]) -> None:
+def settle(
+    state: State,
+    before: Snapshot,
+    rng: Rng,
+    events: list[Event],
+    after: list[Casino] | None = None,
+) -> None:
     """What follows every action, take-over and trade step: report merges, reroll ties,
-    report new bosses."""
-    after = casinos(state)
+    report new bosses (``after``: the casinos now, when the caller has them). A one-tile
+    casino merged nothing and cannot tie, and its boss is its die's owner: the same test as
+    for the others, on one value instead of sets."""
+    if after is None:
+        after = casinos(state)
     for casino in after:
+        if len(casino) == 1:
+            continue
         parts = {before[lot][0] for lot in casino if lot in before}
         if len(parts) > 1:
             events.append(
@@ -205,7 +230,16 @@ def settle(state: State, before: Snapshot, rng: Rng, events: list[Event]) -> Non
                 }
             )
     resolve_ties(state, rng, events, after)
+    tiles = state["tiles"]
     for casino in after:
+        if len(casino) == 1:
+            chief = tiles[casino[0]][OWNER]
+            was = before.get(casino[0])
+            # previous = {was's boss} or {}: it differs from {chief} (and one of them is a
+            # seat) exactly when the one value differs, or, with none, when chief is a seat.
+            if (chief is not None) if was is None else (was[1] != chief):
+                events.append({"type": "boss", "casino": casino, "seat": chief})
+            continue
         chief = boss(state, casino)
         previous = {before[lot][1] for lot in casino if lot in before}
         if previous != {chief} and (chief is not None or previous - {None}):

@@ -8,7 +8,7 @@ named for them.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from games.engines.base import (
     JSON,
@@ -163,18 +163,19 @@ class LordsOfVegas:
         return [state["turn"]]
 
     def legal_commands(self, state: State, seat: int) -> list[BaseCommand]:
-        return list(legal.legal_commands(state, seat))
+        # A new list on every call: no copy needed (the cast only widens its type).
+        return cast(list[BaseCommand], legal.legal_commands(state, seat))
 
     def legal_commands_of(self, state: State, seat: int, verb: str) -> list[BaseCommand]:
         """``legal_commands`` of one verb ("build", "gamble" ...), same order, without
         building the others (not part of the protocol: for bots and forms of this game)."""
-        return list(legal.legal_of(state, seat, verb))
+        return cast(list[BaseCommand], legal.legal_of(state, seat, verb))
 
     def default_command(self, state: State, seat: int) -> BaseCommand:
         decision = pending_for(state, seat)
         if decision is not None:
             return automatic_answer(state, decision)
-        return End()
+        return legal.END  # frozen: one shared object
 
     def turn_marker(self, state: State) -> Hashable:
         """The active seat: a turn ends only by passing it to the left (``end``), and there
@@ -230,7 +231,14 @@ def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Even
         return
     if seat is None or not 0 <= seat < state["players"]:
         raise IllegalCommand(_("seat %(seat)s is not a player of this game", seat=repr(seat)))
-    if isinstance(cmd, Prefer):
+    if isinstance(cmd, _ON_TURN):  # the usual case first: the kinds below are disjoint
+        _check_turn(state, seat, cmd)
+        if isinstance(cmd, End):
+            out.append({"type": "turn_end", "seat": seat})
+            end_turn(state, rng, out)
+        else:
+            perform(state, seat, cmd, rng, out)
+    elif isinstance(cmd, Prefer):
         set_preference(state, seat, cmd, out)
     elif isinstance(cmd, Move):
         answer_move(state, seat, cmd, rng, out)
@@ -239,12 +247,7 @@ def _dispatch(state: State, seat: int | None, cmd: Any, rng: Rng, out: list[Even
     elif isinstance(cmd, LayOff):
         answer_layoff(state, seat, cmd, rng, out)
     else:
-        _check_turn(state, seat, cmd)
-        if isinstance(cmd, End):
-            out.append({"type": "turn_end", "seat": seat})
-            end_turn(state, rng, out)
-        else:
-            perform(state, seat, cmd, rng, out)
+        _check_turn(state, seat, cmd)  # refuses it: not a command of the active player
 
 
 def _naming(refusal: IllegalCommand, command: Any) -> IllegalCommand:
@@ -315,8 +318,12 @@ def _check_turn(state: State, seat: int, cmd: Any) -> None:
             [_DECISION[d["kind"]](colour_name(state, d["seat"])) for d in state["pending"]]
         )
         raise IllegalCommand(_("the game is waiting for %(decisions)s", decisions=waiting))
-    if not isinstance(cmd, (End, *ACTIONS)):
+    if not isinstance(cmd, _ON_TURN):
         raise MalformedCommand(_("it is not an action"))
+
+
+_ON_TURN = (End, *ACTIONS)
+"""What only the active player submits, when nothing is pending."""
 
 
 _DECISION: dict[str, Callable[[Text | str], Text]] = {

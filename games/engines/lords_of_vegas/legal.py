@@ -15,6 +15,7 @@ from typing import Any
 from games.engines.base import State
 
 from .board import (
+    ADJACENT,
     COMPANIES,
     DICE_PER_PLAYER,
     GAMBLE_PER_TILE,
@@ -114,34 +115,73 @@ def actions(state: State, seat: int, plain: bool = False, only: str | None = Non
     frozen, so equal ones are made once and shared (see :func:`_command`)."""
     money = state["money"][seat]
     tiles = state["tiles"]
-    built = [tile[COMPANY] for tile in tiles.values()]
-    free = {name: TILES_PER_COMPANY - built.count(name) for name in COMPANIES}
-    movers: list[str | None] = [None]
-    if [tile[OWNER] for tile in tiles.values()].count(seat) >= DICE_PER_PLAYER:
+    found: list[Command] = []
+    if not tiles:  # early on: every company free, no casino, no die to move
+        if only is None or only == "build":
+            _add_builds(state, seat, money, COMPANIES, STAYS, found)
+        return found
+    free = dict(ALL_FREE)
+    for tile in tiles.values():
+        free[tile[COMPANY]] -= 1
+    movers: list[str | None] = STAYS
+    if len(tiles) >= DICE_PER_PLAYER and (
+        [tile[OWNER] for tile in tiles.values()].count(seat) >= DICE_PER_PLAYER
+    ):
         movers = []
         if not plain:
-            movers.extend(sorted(lot for lot, tile in tiles.items() if tile[OWNER] == seat))
-    found: list[Command] = []
-    open_companies = tuple(name for name in COMPANIES if free[name] > 0)
+            movers.extend(sorted([lot for lot, tile in tiles.items() if tile[OWNER] == seat]))
     if only is not None and only != "build":
         for casino in casinos(state):
             casino_actions(state, seat, casino, free, movers, plain, found, only)
         return found
-    stays = movers == [None]  # no die moves: the builds of a lot are one shared row
-    for lot in sorted(lot for lot, owner in state["markers"].items() if owner == seat):
+    open_companies = tuple([name for name in COMPANIES if free[name] > 0])
+    _add_builds(state, seat, money, open_companies, movers, found)
+    if only is None:
+        for casino in casinos(state):
+            casino_actions(state, seat, casino, free, movers, plain, found)
+    return found
+
+
+ALL_FREE = dict.fromkeys(COMPANIES, TILES_PER_COMPANY)
+"""Tiles left per company on an empty board (copied, never changed)."""
+
+STAYS: list[str | None] = [None]
+"""The movers when no die has to move (read, never changed)."""
+
+
+def _add_builds(
+    state: State,
+    seat: int,
+    money: int,
+    open_companies: tuple[str, ...],
+    movers: list[str | None],
+    found: list[Command],
+) -> None:
+    """Builds on the seat's parking lots it can pay for, by lot, company, moving die."""
+    markers = state["markers"]
+    if not markers:
+        return
+    mine = [lot for lot, owner in markers.items() if owner == seat]
+    mine.sort()
+    stays = movers == STAYS  # no die moves: the builds of a lot are one shared row
+    rows = _BUILDS.get(open_companies)
+    if rows is None:
+        rows = _BUILDS[open_companies] = {}
+    for lot in mine:
         if LOTS[lot].price <= money:
             if stays:
-                found.extend(_builds(lot, open_companies))
+                row = rows.get(lot)
+                if row is None:
+                    row = rows[lot] = tuple(
+                        _command(Build, lot, name, None) for name in open_companies
+                    )
+                found.extend(row)
             else:
                 found.extend(
                     _command(Build, lot, name, moving)
                     for name in open_companies
                     for moving in movers
                 )
-    if only is None:
-        for casino in casinos(state):
-            casino_actions(state, seat, casino, free, movers, plain, found)
-    return found
 
 
 def casino_actions(
@@ -161,6 +201,50 @@ def casino_actions(
     name, tall = top[COMPANY], int(top[HEIGHT])
     # One pass for what the rules ask of the casino: its boss (as :func:`.casinos.boss`
     # finds it), its points, the reorganize price and whether ``seat`` has a die there.
+    chief: int | None
+    if size == 1:  # most casinos: the boss is the die's owner
+        chief = top[OWNER]
+        score, cost, mine = tall, (0 if chief is None else top[PIP]), chief == seat
+    else:
+        chief, score, cost, mine = _survey(tiles, casino, seat)
+    if chief == seat:
+        riser = RISER_PRICE * (tall - 1)
+        if free[name] > 0 and only in (None, "sprawl"):
+            around = _AROUND[first] if size == 1 else sorted(neighbours(casino))
+            markers, players = state["markers"], state["players"]
+            for lot in around:
+                if (
+                    2 * LOTS[lot].price + riser <= money
+                    and lot not in tiles
+                    and lot not in markers
+                    and (players > 2 or in_play(lot, players))
+                ):  # an empty, unowned lot in play (see :func:`_open`)
+                    found.extend(_command(Sprawl, lot, first, moving) for moving in movers)
+        if REMODEL_PRICE * size <= money and only in (None, "remodel"):
+            for other in COMPANIES:
+                if other != name and free[other] >= size:
+                    found.append(_command(Remodel, first, other))
+        if tall < max_height(state) and RISER_PRICE * size <= money and only in (None, "raise"):
+            found.append(_of_lot(_RAISES, Raise, first))
+    if plain:
+        return
+    done = state["reorged"]
+    if (
+        mine
+        and cost <= money
+        and only in (None, "reorganize")
+        and not (done and not set(done).isdisjoint(casino))
+    ):
+        found.append(_of_lot(_REORGANIZES, Reorganize, first))
+    if chief is not None and chief != seat and not state["gambles"] and only in (None, "gamble"):
+        found.extend(_gambles(first, min(GAMBLE_PER_TILE * score, money)))
+
+
+def _survey(
+    tiles: dict[str, Any], casino: list[str], seat: int
+) -> tuple[int | None, int, int, bool]:
+    """A casino of two tiles or more: its boss, points, the sum of its dice (the reorganize
+    price) and whether ``seat`` has a die there."""
     chief: int | None = None
     best = cost = score = 0
     tied = mine = False
@@ -177,34 +261,11 @@ def casino_actions(
             best, chief, tied = pip, owner, False
         elif pip == best and owner != chief:
             tied = True
-    if size == 1:
-        chief = top[OWNER]
-    elif tied:
-        chief = None
-    if chief == seat:
-        riser = RISER_PRICE * (tall - 1)
-        if free[name] > 0 and only in (None, "sprawl"):
-            for lot in sorted(neighbours(casino)):
-                if 2 * LOTS[lot].price + riser <= money and _open(state, lot):
-                    found.extend(_command(Sprawl, lot, first, moving) for moving in movers)
-        if REMODEL_PRICE * size <= money and only in (None, "remodel"):
-            for other in COMPANIES:
-                if other != name and free[other] >= size:
-                    found.append(_command(Remodel, first, other))
-        if tall < max_height(state) and RISER_PRICE * size <= money and only in (None, "raise"):
-            found.append(_command(Raise, first))
-    if plain:
-        return
-    done = state["reorged"]
-    if (
-        mine
-        and cost <= money
-        and only in (None, "reorganize")
-        and not (done and not set(done).isdisjoint(casino))
-    ):
-        found.append(_command(Reorganize, first))
-    if chief is not None and chief != seat and not state["gambles"] and only in (None, "gamble"):
-        found.extend(_gambles(first, min(GAMBLE_PER_TILE * score, money)))
+    return (None if tied else chief), score, cost, mine
+
+
+_AROUND: dict[str, list[str]] = {lot: sorted(near) for lot, near in ADJACENT.items()}
+"""A one-tile casino's neighbours, sorted (as :func:`.casinos.neighbours` then ``sorted``)."""
 
 
 _SHARED: dict[tuple[Any, ...], Command] = {}
@@ -221,17 +282,20 @@ def _command(kind: type[Command], *fields: Any) -> Command:
     return command
 
 
-_BUILDS: dict[tuple[str, tuple[str, ...]], tuple[Command, ...]] = {}
+_RAISES: dict[str, Command] = {}
+_REORGANIZES: dict[str, Command] = {}
 
 
-def _builds(lot: str, companies: tuple[str, ...]) -> tuple[Command, ...]:
-    """Build on ``lot`` with each of ``companies``, no die moving."""
-    row = _BUILDS.get((lot, companies))
-    if row is None:
-        row = _BUILDS[(lot, companies)] = tuple(
-            _command(Build, lot, name, None) for name in companies
-        )
-    return row
+def _of_lot(table: dict[str, Command], kind: type[Command], lot: str) -> Command:
+    """:func:`_command` for a command named by its lot alone, looked up by the lot."""
+    command = table.get(lot)
+    if command is None:
+        command = table[lot] = _command(kind, lot)
+    return command
+
+
+_BUILDS: dict[tuple[str, ...], dict[str, tuple[Command, ...]]] = {}
+"""Open companies -> lot -> the builds on that lot with each of them, no die moving."""
 
 
 _GAMBLES: dict[str, tuple[Command, ...]] = {}

@@ -21,6 +21,7 @@ A tile is a list rather than a dict to keep a late-game state small (well under 
 
 from __future__ import annotations
 
+from operator import countOf
 from typing import Any
 
 from games.engines.base import State
@@ -42,13 +43,14 @@ def copy_state(state: State) -> State:
     new["score"] = list(state["score"])
     new["colours"] = list(state["colours"])
     new["markers"] = dict(state["markers"])
-    new["tiles"] = {lot: tile.copy() for lot, tile in state["tiles"].items()}
+    tiles = state["tiles"]  # empty early on: no comprehension to run then
+    new["tiles"] = {lot: tile.copy() for lot, tile in tiles.items()} if tiles else {}
     new["deck"] = list(state["deck"])
     new["discard"] = list(state["discard"])
     new["reorged"] = list(state["reorged"])
-    pending = state["pending"]  # mostly empty: no comprehension to run then
+    pending = state["pending"]  # mostly empty
     new["pending"] = [_copy_decision(d) for d in pending] if pending else []
-    new["prefs"] = list(map(dict, state["prefs"]))
+    new["prefs"] = list(map(dict.copy, state["prefs"]))
     return new
 
 
@@ -100,7 +102,7 @@ def dice_on_board(state: State, seat: int) -> int:
 
 
 def markers_on_board(state: State, seat: int) -> int:
-    return list(state["markers"].values()).count(seat)
+    return countOf(state["markers"].values(), seat)
 
 
 def tiles_of(state: State, company: str) -> int:

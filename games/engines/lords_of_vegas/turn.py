@@ -24,7 +24,7 @@ from .board import (
     card_pays,
     in_play,
 )
-from .casinos import boss, casinos, points, settle, snapshot, touches_strip
+from .casinos import Casino, boss, casinos, points, settle, snapshot, touches_strip
 from .state import OWNER, PIP, dice_on_board, markers_on_board
 
 
@@ -112,44 +112,71 @@ def finish_draw(state: State, events: list[Event]) -> None:
 
 
 def payout(state: State, pays: str, events: list[Event]) -> None:
-    """Steps 2-4: parking lots pay $1m, the paying casinos pay $1m a pip and score."""
+    """Steps 2-4: parking lots pay $1m, the paying casinos pay $1m a pip and score (the
+    smallest first: a casino's points do not change while they are paid)."""
     pay_parking(state, events)
     if pays == STRIP:
         paying = [casino for casino in casinos(state) if touches_strip(casino)]
     else:
         paying = casinos(state, only=pays)
+    if not paying:
+        return
     for casino in paying:
         pay_casino(state, casino, events)
-    for casino in sorted(paying, key=lambda c: points(state, c)):
-        score_casino(state, casino, events)
+    if len(paying) == 1:
+        score_casino(state, paying[0], events)
+        return
+    worth = [(points(state, casino), casino) for casino in paying]
+    worth.sort(key=_first)  # stable: equal points keep board order
+    for gained, casino in worth:
+        score_casino(state, casino, events, gained)
+
+
+def _first(pair: tuple[int, Casino]) -> int:
+    return pair[0]
 
 
 def pay_parking(state: State, events: list[Event]) -> None:
-    owners = list(state["markers"].values())
-    for seat in range(state["players"]):
-        amount = owners.count(seat)
+    """$1m per parking lot to its owner, seats in order."""
+    markers = state["markers"]
+    if not markers:
+        return
+    amounts = [0] * state["players"]
+    for owner in markers.values():
+        amounts[owner] += 1
+    money = state["money"]
+    for seat, amount in enumerate(amounts):
         if amount:
-            state["money"][seat] += amount
+            money[seat] += amount
             events.append({"type": "parking", "seat": seat, "amount": amount})
 
 
-def pay_casino(state: State, casino: list[str], events: list[Event]) -> None:
+def pay_casino(state: State, casino: Casino, events: list[Event]) -> None:
+    tiles = state["tiles"]
     paid: dict[int, int] = {}
     for lot in casino:
-        tile = state["tiles"][lot]
-        if tile[OWNER] is not None:
-            paid[tile[OWNER]] = paid.get(tile[OWNER], 0) + tile[PIP]
-    for seat, amount in sorted(paid.items()):
-        state["money"][seat] += amount
+        tile = tiles[lot]
+        owner = tile[OWNER]
+        if owner is not None:
+            paid[owner] = paid.get(owner, 0) + tile[PIP]
+    if len(paid) > 1:
+        paid = dict(sorted(paid.items()))
+    money = state["money"]
+    for seat, amount in paid.items():
+        money[seat] += amount
         events.append({"type": "paid", "seat": seat, "amount": amount, "casino": casino})
 
 
-def score_casino(state: State, casino: list[str], events: list[Event]) -> None:
-    """The boss scores one point per tile; breaks in the track can swallow points."""
+def score_casino(
+    state: State, casino: Casino, events: list[Event], gained: int | None = None
+) -> None:
+    """The boss scores one point per tile (``gained``, when the caller counted them);
+    breaks in the track can swallow points."""
     chief = boss(state, casino)
     if chief is None:
         return
-    gained = points(state, casino)
+    if gained is None:
+        gained = points(state, casino)
     before = state["score"][chief]
     state["score"][chief] = advance(before, gained)
     events.append(

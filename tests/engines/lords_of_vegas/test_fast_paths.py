@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.lords_of_vegas import ENGINE, legal
+from games.engines.lords_of_vegas.actions import joined
 from games.engines.lords_of_vegas.board import (
     COMPANIES,
     DICE_PER_PLAYER,
@@ -23,7 +24,9 @@ from games.engines.lords_of_vegas.board import (
     LOTS,
     REMODEL_PRICE,
     RISER_PRICE,
+    STRIP,
     TILES_PER_COMPANY,
+    advance,
 )
 from games.engines.lords_of_vegas.casinos import (
     boss,
@@ -33,6 +36,10 @@ from games.engines.lords_of_vegas.casinos import (
     height,
     neighbours,
     points,
+    resolve_ties,
+    settle,
+    snapshot,
+    touches_strip,
 )
 from games.engines.lords_of_vegas.commands import (
     Build,
@@ -43,7 +50,17 @@ from games.engines.lords_of_vegas.commands import (
     Reorganize,
     Sprawl,
 )
-from games.engines.lords_of_vegas.state import OWNER, PIP, dice_on_board, max_height, tiles_of
+from games.engines.lords_of_vegas.state import (
+    HEIGHT,
+    OWNER,
+    PIP,
+    copy_state,
+    dice_on_board,
+    empty_state,
+    max_height,
+    tiles_of,
+)
+from games.engines.lords_of_vegas.turn import payout
 from games.engines.rng import SeededRng
 from games.engines.selfplay import play_game
 
@@ -219,3 +236,168 @@ def test_dice_are_the_same_with_or_without_the_keyed_hashes_cached():
     rng._keyed.cache_clear()
     cold = SeededRng("cache on and off", "move 3")
     assert [cold.die() for _ in range(20)] == first
+
+
+# -- the turn's payout and the settling after an action, as they were written before ---------
+
+
+def plain_snapshot(state: State) -> dict[str, tuple[int, int | None]]:
+    shot = {}
+    for number, casino in enumerate(flood_casinos(state)):
+        chief = boss(state, casino)
+        for lot in casino:
+            shot[lot] = (number, chief)
+    return shot
+
+
+def plain_settle(state: State, before: dict[str, Any], rng: Any, events: list[Any]) -> None:
+    after = flood_casinos(state)
+    for casino in after:
+        parts = {before[lot][0] for lot in casino if lot in before}
+        if len(parts) > 1:
+            events.append(
+                {
+                    "type": "merge",
+                    "casino": casino,
+                    "company": company(state, casino),
+                    "height": height(state, casino),
+                }
+            )
+    resolve_ties(state, rng, events, after)
+    for casino in after:
+        chief = boss(state, casino)
+        previous = {before[lot][1] for lot in casino if lot in before}
+        if previous != {chief} and (chief is not None or previous - {None}):
+            events.append({"type": "boss", "casino": casino, "seat": chief})
+
+
+def plain_payout(state: State, pays: str, events: list[Any]) -> None:
+    totals = [0] * state["players"]
+    for seat in state["markers"].values():
+        totals[seat] += 1
+    for seat, amount in enumerate(totals):
+        if amount:
+            state["money"][seat] += amount
+            events.append({"type": "parking", "seat": seat, "amount": amount})
+    paying = [
+        casino
+        for casino in flood_casinos(state)
+        if (touches_strip(casino) if pays == STRIP else company(state, casino) == pays)
+    ]
+    for casino in paying:
+        paid: dict[int, int] = {}
+        for lot in casino:
+            tile = state["tiles"][lot]
+            if tile[OWNER] is not None:
+                paid[tile[OWNER]] = paid.get(tile[OWNER], 0) + tile[PIP]
+        for seat, amount in sorted(paid.items()):
+            state["money"][seat] += amount
+            events.append({"type": "paid", "seat": seat, "amount": amount, "casino": casino})
+    for casino in sorted(paying, key=lambda c: points(state, c)):
+        chief = boss(state, casino)
+        if chief is None:
+            continue
+        gained = sum(int(state["tiles"][lot][HEIGHT]) for lot in casino)
+        was = state["score"][chief]
+        state["score"][chief] = advance(was, gained)
+        events.append(
+            {
+                "type": "scored",
+                "seat": chief,
+                "casino": casino,
+                "points": gained,
+                "from": was,
+                "to": state["score"][chief],
+            }
+        )
+
+
+def _both(state: State, fast: Any, plain: Any) -> None:
+    """Run ``fast`` and ``plain`` on copies of ``state``; same state and events after."""
+    mine, theirs = copy_state(state), copy_state(state)
+    events: list[Any] = []
+    expected: list[Any] = []
+    fast(mine, events)
+    plain(theirs, expected)
+    assert (mine, events) == (theirs, expected)
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_payouts_and_settling_match_the_plain_reading_in_every_state(game):
+    """Every company's payout and the Strip's, and the settling of each step of a game against
+    the snapshot of the state before it (merges, tie rerolls, new bosses), as the code before
+    the one-tile shortcuts, the counted points and the casinos handed from build to settle."""
+    (edition, players), seed, bot = game
+    options = ENGINE.normalize_options({"edition": edition}, players)
+    record = play_game(ENGINE, players, options, seed, bot, rng_seed=seed, check=False)
+    state, _ = ENGINE.new_game(players, options, record.seed)
+    for n, (seat, command) in enumerate(record.log):
+        for pays in (*COMPANIES, STRIP):
+            _both(
+                state,
+                lambda s, out, pays=pays: payout(s, pays, out),
+                lambda s, out, pays=pays: plain_payout(s, pays, out),
+            )
+        before = snapshot(state)
+        assert before == plain_snapshot(state)
+        new, _ = ENGINE.apply(state, seat, command)
+        _settles_alike(new, before, f"settle {seed} {n}")
+        for lot in set(new["tiles"]) - set(state["tiles"]):
+            assert joined(new, before, lot, casinos(new)) == joined(new, before, lot)
+        state = new
+
+
+def _settles_alike(state: State, before: dict[str, Any], label: str) -> None:
+    """settle, with or without the casinos handed to it, and the plain settle: same dice."""
+    for handed in (False, True):
+        _both(
+            state,
+            lambda s, out, handed=handed: settle(
+                s, before, SeededRng("settle", label), out, casinos(s) if handed else None
+            ),
+            lambda s, out: plain_settle(s, before, SeededRng("settle", label), out),
+        )
+
+
+def test_a_one_tile_casinos_neighbours_are_its_lots_neighbours_sorted():
+    for lot in LOT_ORDER:
+        assert legal._AROUND[lot] == sorted(neighbours([lot]))
+
+
+tile_on_board = st.tuples(
+    st.sampled_from(COMPANIES[:2]),  # two companies, so that neighbours often join
+    st.integers(1, 2),
+    st.one_of(st.none(), st.integers(0, 3)),
+    st.integers(1, 6),
+).map(lambda t: [t[0], t[1], t[2], None if t[2] is None else t[3]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["2024", "classic"]),
+    st.dictionaries(st.sampled_from(sorted(LOT_ORDER)), tile_on_board, max_size=24),
+    st.data(),
+)
+def test_settling_matches_the_plain_reading_on_any_board(edition, tiles, data):
+    """Boards no game may reach yet (dice gone from one-tile casinos, ties, merges of
+    several casinos): settling against any earlier board of the same casinos reports what
+    the code before reported. The earlier board keeps some of the tiles, with any dice."""
+    state = empty_state(edition, ["black", "blue", "green", "purple"], "boards")
+    state["tiles"] = tiles
+    earlier = copy_state(state)
+    for lot in sorted(tiles):
+        if data.draw(st.booleans(), label=f"{lot} was there"):
+            tile = earlier["tiles"][lot]
+            tile[OWNER], tile[PIP] = data.draw(tile_on_board, label=lot)[2:]
+        else:
+            del earlier["tiles"][lot]
+    before = snapshot(earlier)
+    assert before == plain_snapshot(earlier)
+    _settles_alike(state, before, "boards")
+    for pays in (*COMPANIES[:2], STRIP):
+        _both(
+            state,
+            lambda s, out, pays=pays: payout(s, pays, out),
+            lambda s, out, pays=pays: plain_payout(s, pays, out),
+        )

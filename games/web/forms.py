@@ -52,10 +52,15 @@ class MoveForm(forms.Form):
     idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput)
 
     @classmethod
-    def fresh(cls, *, version: int, text: str = "") -> MoveForm:
-        """The form for a page showing ``version``, with a key of its own."""
+    def fresh(cls, *, version: int, text: str = "", key: str | None = None) -> MoveForm:
+        """The form for a page showing ``version``, with a key of its own (``key``: the
+        stand-in of a page to be stored, replaced by a fresh key on each answer)."""
         return cls(
-            initial={"text": text, "expected_version": version, "idempotency_key": new_key()}
+            initial={
+                "text": text,
+                "expected_version": version,
+                "idempotency_key": key if key is not None else new_key(),
+            }
         )
 
     def clean(self) -> dict[str, Any]:

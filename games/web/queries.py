@@ -5,8 +5,11 @@ selectors' own (``game_view``/``moves_since`` call ``check_visible``)."""
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from games import selectors
@@ -15,6 +18,9 @@ from games.services.errors import NotFound
 from games.services.games import invitation_problem, may_manage, start_refusal
 from games.services.lookups import engine_for
 from games.web.bots import described_bots
+
+LOTS_TTL = 7 * 24 * 3600
+"""Seconds the lots after a viewer's latest move are kept (re-replayed after that)."""
 
 RECENT_MOVES = 40
 """How many log entries the board page shows (newest first)."""
@@ -35,7 +41,8 @@ def _offer(offer: TradeOffer, seat: int | None, waiting: set[int]) -> dict[str, 
 
 def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
     """What the board page shows to ``user``: the game as they may see it, the recent log
-    and the trade offers, each with the answers offered to the viewer."""
+    (``moves``: a call, read when drawn) and the trade offers, each with the answers
+    offered to the viewer."""
     game = selectors.game_by_id(game_id=game_id)
     shown = selectors.game_view(game=game, user=user)  # refuses a private game first
     since = max(-1, game.version - RECENT_MOVES)
@@ -58,7 +65,8 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
     refusal = start_refusal(game=game, by=user) if is_open and seated else None
     return {
         "game": shown,
-        "moves": selectors.moves_since(game=game, since=since, user=user),
+        # Read when the log is drawn: not at all when its fragment is cached (_log.html).
+        "moves": partial(selectors.moves_since, game=game, since=since, user=user),
         "older_moves": since >= 0,
         "offers": offers,
         "may_propose": playing and engine_for(game).trades,
@@ -72,11 +80,48 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         "may_invite": is_open and seated and free,
         "bots": described_bots(engine_for(game).bots) if manages and free else [],
         "may_remove_bots": manages,
-        "invitations": _invitations(game, user) if seated or manages else [],
-        "changed": selectors.changed_lots(game=game, user=user)
-        if seated and game.status == Game.Status.ACTIVE
+        # Shown on the open table only (``_table.html``): two queries saved after the start.
+        "invitations": _invitations(game, user) if is_open and (seated or manages) else [],
+        "changed": changed_lots(game=game, user=user, seat=seat)
+        if seat is not None and game.status == Game.Status.ACTIVE
         else [],
+        "live_tag": live_tag(game, user)["tag"],
     }
+
+
+def changed_lots(*, game: Game, user: Any, seat: int) -> list[str]:
+    """``selectors.changed_lots``, with the lots of the position right after the viewer's
+    latest move kept in the cache: the log is append-only, so that position never changes,
+    and the page replays the game once a move of the viewer instead of once a load."""
+    since = selectors.last_move_of(game=game, user=user)
+    if since is None or game.state is None or since >= game.version:
+        return []
+    now = engine_for(game).view(game.state, None)
+    if "tiles" not in now:
+        return []
+    before = _lots_at(game, since, seat, user)
+    lots = set(before["tiles"]) | set(now["tiles"]) | set(before["markers"]) | set(now["markers"])
+    return sorted(
+        lot
+        for lot in lots
+        if before["tiles"].get(lot) != now["tiles"].get(lot)
+        or before["markers"].get(lot) != now["markers"].get(lot)
+    )
+
+
+def _lots_at(game: Game, seq: int, seat: int, user: Any) -> dict[str, Any]:
+    """The tiles and lot markers of the seat's view right after Move ``seq`` (a replay
+    from the seed on the first call; the game's creation time in the key keeps a game of
+    another database with the same id apart)."""
+    key = f"board-lots:{game.pk}:{game.created_at.timestamp()}:{seq}:{seat}"
+    use_cache = board_cache_enabled()
+    found = cache.get(key) if use_cache else None
+    if found is None:
+        view = selectors.position_at(game=game, seq=seq, user=user)["view"]
+        found = {"tiles": view.get("tiles", {}), "markers": view.get("markers", {})}
+        if use_cache:
+            cache.set(key, found, LOTS_TTL)
+    return dict(found)
 
 
 def replay_page(*, game_id: int, seq: int, user: Any) -> dict[str, Any]:
@@ -93,6 +138,12 @@ def live_version(*, game_id: int, user: Any) -> dict[str, Any]:
     Two small queries, no engine work."""
     game = selectors.game_by_id(game_id=game_id)
     selectors.check_visible(game=game, user=user)
+    return live_tag(game, user)
+
+
+def live_tag(game: Game, user: Any) -> dict[str, Any]:
+    """``live_version`` of a game already read and found visible (the board page draws
+    the tag its live.js starts from)."""
     offers = TradeOffer.objects.filter(game=game).order_by("pk")
     answers = list(offers.values_list("pk", "status", "accepted_by"))
     seats = list(game.seats.order_by("order").values_list("user_id", "resigned", "to_act"))
@@ -100,6 +151,12 @@ def live_version(*, game_id: int, user: Any) -> dict[str, Any]:
     digest = hashlib.sha256(repr((answers, seats)).encode()).hexdigest()[:16]
     tag = f"{game.version}-{game.status}-{digest}"
     return {"tag": tag, "your_turn": mine and game.status == Game.Status.ACTIVE}
+
+
+def board_cache_enabled() -> bool:
+    """The board page's caches are on (``settings.BOARD_PAGE_CACHE``, default True; the
+    benchmark turns them off to time the first render)."""
+    return bool(getattr(settings, "BOARD_PAGE_CACHE", True))
 
 
 def _invitations(game: Game, user: Any) -> list[dict[str, Any]]:

@@ -4,6 +4,8 @@ the result; errors are the services' own messages. POST/redirect/GET throughout.
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -22,7 +24,7 @@ from games.engines.registry import slugs
 from games.models import TradeOffer
 from games.services import tools
 from games.services.errors import NotAllowed, NotFound, ServiceError
-from games.web import demo, present, queries, trade_builder
+from games.web import board_cache, demo, present, queries, trade_builder
 from games.web.forms import CreateGameForm, InviteForm, MoveForm, TradeForm
 
 
@@ -147,7 +149,9 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         return _submit(request, game_id)
-    return _board(request, game_id)
+    return board_cache.serve(
+        request, game_id, lambda stand_ins: _board(request, game_id, stand_ins=stand_ins)
+    )
 
 
 def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -337,10 +341,13 @@ def _board(
     trade_error: str | None = None,
     confirm: str | None = None,
     status: int = 200,
+    stand_ins: bool = False,
 ) -> HttpResponse:
     """The page; after a refused submission, with the service's message next to the form,
     the text as typed, and a fresh key and the current version (the page now shows it).
-    A refused trade likewise: its message next to the trade offers, the trade as typed."""
+    A refused trade likewise: its message next to the trade offers, the trade as typed.
+    ``stand_ins``: the CSRF token and the move form's key are the stand-ins of a page to
+    be stored (``board_cache``), filled in on each answer."""
     try:
         page = queries.board_page(game_id=game_id, user=request.user)
     except (NotFound, NotAllowed) as exc:
@@ -350,6 +357,8 @@ def _board(
     form = MoveForm.fresh(version=shown["version"], text=str(text))
     if confirm is not None and typed is None:
         form = MoveForm.fresh(version=shown["version"])
+    if stand_ins:
+        form = MoveForm.fresh(version=shown["version"], key=board_cache.stand_ins()[1])
     form_errors = [] if typed is None else [e for errs in typed.errors.values() for e in errs]
     context = {
         "game": shown,
@@ -358,7 +367,9 @@ def _board(
         "edition": present.edition(shown["game_type"], shown["options"]),
         "seats": present.seats(shown),
         "placings": present.placings(shown),
-        "log": present.log(page["moves"], shown),
+        # A call: the template reads the log only when its fragment is not cached.
+        "log": lambda: present.log(page["moves"](), shown),
+        **_log_cache(shown, present.viewer_zone(request.user)),
         "older_moves": page["older_moves"],
         "offers": page["offers"],
         "may_propose": page["may_propose"],
@@ -384,10 +395,39 @@ def _board(
         "may_move": _may_move(shown),
         "board": _drawn_board(shown, page["changed"]),
         "fair": _fair_dice(shown),
-        "live_tag": queries.live_version(game_id=game_id, user=request.user)["tag"],
+        "live_tag": page["live_tag"],
         "next_game": None if shown["your_turn"] else _next_game(request.user, game_id),
     }
+    if stand_ins:  # above the context processor's token
+        context["csrf_token"] = board_cache.stand_ins()[0]
     return _render(request, "games/game.html", context, status=status)
+
+
+def _log_cache(shown: dict[str, Any], zone: Any) -> dict[str, Any]:
+    """The key and lifetime of the recent moves' fragment (``_log.html``); with the board
+    page's caches off, a key of its own and no lifetime: never read, never stored."""
+    if not board_cache.enabled():
+        return {"log_key": uuid.uuid4().hex, "log_ttl": 0}
+    return {"log_key": _log_key(shown, zone), "log_ttl": board_cache.TTL}
+
+
+def _log_key(shown: dict[str, Any], zone: Any) -> str:
+    """What the recent moves' fragment shows besides the moves themselves, which a game's
+    version fixes (the log is append-only): the seats' names, the reader's language and
+    time zone, and the code that draws it; the game's creation time keeps a game of another
+    database with the same id apart."""
+    names = "|".join(s["name"] for s in shown["seats"])
+    return ":".join(
+        [
+            str(shown["id"]),
+            str(shown["created_at"].timestamp()),
+            str(shown["version"]),
+            hashlib.sha256(names.encode()).hexdigest()[:16],
+            translation.get_language() or "",
+            str(zone),
+            board_cache.code_version(),
+        ]
+    )
 
 
 def _may_move(shown: dict[str, Any]) -> bool:

@@ -145,6 +145,14 @@ class Seat(models.Model):
     to_act = models.BooleanField(
         default=False, help_text="The game waits on this seat (kept in step with the state)."
     )
+    remind_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="No later than this seat's next reminder before the deadline: set when a "
+        "wait on it starts (games.services.clock.schedule_reminders), moved on by the "
+        "reminder run (notifications.services.send_reminders), which reads only the seats "
+        "due, through a partial index. Empty: no reminder to come.",
+    )
 
     class Meta:
         ordering = ["game_id", "order"]  # the column, not a join to Game
@@ -157,7 +165,13 @@ class Seat(models.Model):
                 condition=Q(user__isnull=False) | ~Q(bot=""), name="seat_user_or_bot"
             ),
         ]
-        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]
+        indexes = [
+            models.Index(fields=["user", "to_act"], name="seat_user_to_act"),
+            # The reminder run reads only the seats due (issue 15): not every waiting seat.
+            models.Index(
+                fields=["remind_at"], name="seat_remind_due", condition=Q(remind_at__isnull=False)
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.order} of game #{self.game_id})"
@@ -314,6 +328,14 @@ class Invitation(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [
+            # The resend run reads only the invitations due, not every one ever sent.
+            models.Index(
+                fields=["email_due_at"],
+                name="invitation_email_due",
+                condition=Q(email_due_at__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"invitation of {self.email} to game #{self.game_id}"
@@ -411,8 +433,23 @@ class Webhook(models.Model):
     last_event = models.BigIntegerField(default=0)
     failures = models.PositiveSmallIntegerField(default=0)
     retry_at = models.DateTimeField(null=True, blank=True)
+    pending = models.BooleanField(
+        default=False,
+        help_text="The player has events this hook may not have delivered: set when events "
+        "are written (games.events.write), cleared when a run claims the hook. The periodic "
+        "run reads only these and the hooks whose retry is due, not every hook.",
+    )
     last_error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["retry_at"],
+                name="webhook_due",
+                condition=Q(active=True) & (Q(pending=True) | Q(retry_at__isnull=False)),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"webhook #{self.pk} of user #{self.user_id}"

@@ -29,7 +29,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -38,6 +38,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.models import PlayerEvent, Webhook
+
+if TYPE_CHECKING:
+    from games.services.hooks import Batch
 
 log = logging.getLogger(__name__)
 
@@ -94,23 +97,27 @@ def describe(event: PlayerEvent) -> str:
 
 
 def deliver_due(now: datetime | None = None) -> int:
-    """Deliver to every active hook that has undelivered events and is not waiting out a
-    backoff (or claimed by another run); how many events were delivered."""
+    """Deliver to every active hook that has new events (``pending``: set when events are
+    written) or whose retry or lapsed lease is due, and is not waiting out a backoff (or
+    claimed by another run); how many events were delivered. It reads only those hooks
+    (the partial index ``webhook_due``), not every hook of the site (issue 15)."""
     now = now or timezone.now()
     due = (
         Webhook.objects.filter(active=True)
-        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .filter(Q(pending=True, retry_at__isnull=True) | Q(retry_at__lte=now))
         .values_list("pk", flat=True)
     )
     return sum(deliver(hook_id=pk, now=now) for pk in due)
 
 
 def _claim(hook_id: int, now: datetime) -> Webhook | None:
-    """Take the hook for this run (a lease in ``retry_at``); None: not ours to take."""
+    """Take the hook for this run (a lease in ``retry_at``); None: not ours to take. The
+    news flag is cleared in the same UPDATE: events written from now on set it again (their
+    writer's UPDATE of the hook waits for this one), so none is left behind."""
     taken = (
         Webhook.objects.filter(pk=hook_id, active=True)
         .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
-        .update(retry_at=now + LEASE)
+        .update(retry_at=now + LEASE, pending=False)
     )
     return Webhook.objects.select_related("user").get(pk=hook_id) if taken else None
 
@@ -133,7 +140,9 @@ def deliver(*, hook_id: int, now: datetime | None = None) -> int:
                 return delivered
             hook.last_event, hook.failures, delivered = event.pk, 0, delivered + 1
             Webhook.objects.filter(pk=hook.pk).update(last_event=event.pk, failures=0)
-    Webhook.objects.filter(pk=hook.pk).update(retry_at=None, last_error="")
+    more = len(events) == BATCH  # (the rest at the next run)
+    done = {"retry_at": None, "last_error": ""} | ({"pending": True} if more else {})
+    Webhook.objects.filter(pk=hook.pk).update(**done)
     return delivered
 
 
@@ -215,10 +224,24 @@ def _tell_switched_off(hook: Webhook, error: str) -> None:
     log.warning("webhook #%s of user #%s switched off: %s", hook.pk, user.pk, error)
 
 
-def kick(sender: Any = None, *, game_id: int, **kwargs: Any) -> None:
+def kick(sender: Any = None, *, game_id: int, batch: Batch | None = None, **kwargs: Any) -> None:
     """The receiver of ``moves_committed`` (after the games' own receiver wrote the events):
-    deliver now rather than at the next beat, if a player of the game has a webhook."""
-    if Webhook.objects.filter(active=True, user__seats__game_id=game_id).exists():
+    deliver now rather than at the next beat, if a player of the game has a webhook (asked
+    once for all the games of the drain's ``batch``)."""
+    if batch is not None:
+        hooked = game_id in batch.kept("notifications.webhooks", lambda: _hooked(list(batch.games)))
+    else:
+        hooked = bool(_hooked([game_id]))
+    if hooked:
         from notifications.tasks import deliver_webhooks
 
         deliver_webhooks.delay()
+
+
+def _hooked(game_ids: list[int]) -> set[int]:
+    """Those of the games with a player who has an active webhook."""
+    return set(
+        Webhook.objects.filter(active=True, user__seats__game_id__in=game_ids).values_list(
+            "user__seats__game_id", flat=True
+        )
+    )

@@ -2,7 +2,12 @@
 bank; the arithmetic itself is :mod:`games.clocks` (pure). Called under the game lock by
 ``saving.save_game`` (a move: the banks are settled, a new wait starts), by the timeout
 sweep (a new wait, maybe after a vacation) and by the game tools (pause, resume). See
-docs/decisions/0018-clocks-and-channels.md."""
+docs/decisions/0018-clocks-and-channels.md.
+
+Each wait also tells the seats waited on when to look at their reminders
+(:func:`schedule_reminders`, ``Seat.remind_at``): half a turn before the deadline, no later
+than any lead time a player may have (a lead longer than half the turn is not used), so the
+reminder run reads only the seats due, whatever the number of games running."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.db.models import Case, Q, Value, When
 from django.utils.translation import gettext as _
 
 from games.clocks import (
@@ -26,6 +32,7 @@ from games.clocks import (
 )
 from games.engines.base import GameEngine, State
 from games.models import Game, Seat
+from games.services import rows
 from games.services.errors import InvalidRequest
 
 QuietHoursSource = Callable[[Collection[int]], Mapping[int, tuple[time, time]]]
@@ -76,8 +83,16 @@ def start_wait(
     """A wait on ``waiting`` whose clock starts at ``start`` (later than now after a
     vacation): recorded on the game; returns its deadline, moved out of the quiet hours of
     the players waited on. A wait on nobody (bots only) still gets a turn's time, as
-    before clocks (0004)."""
+    before clocks (0004). The seats waited on are given their reminder moment."""
     game.clock_started_at = start
+    deadline = _wait_deadline(game, seats, waiting, start)
+    schedule_reminders(game, deadline, waiting, seats)
+    return deadline
+
+
+def _wait_deadline(
+    game: Game, seats: Sequence[Seat] | None, waiting: Collection[int], start: datetime
+) -> datetime:
     deadline = start + timedelta(hours=game.turn_hours)
     if not needs_seats(game) and not QUIET_HOURS:
         return deadline
@@ -89,6 +104,51 @@ def start_wait(
         banks = {s.order: bank_of(game, s) for s in people}
         deadline = wait_deadline(clock_of(game), start, banks, zones) or deadline
     return out_of_quiet_hours(deadline, quiet_hours_of(people))
+
+
+def reminder_floor(game: Game, deadline: datetime) -> datetime:
+    """The earliest moment a reminder before ``deadline`` can be due: half a turn before
+    it (a player's lead time longer than that is not used: see
+    ``notifications.services.reminder_lead``)."""
+    return deadline - timedelta(hours=game.turn_hours) / 2
+
+
+def schedule_reminders(
+    game: Game,
+    deadline: datetime | None,
+    waiting: Collection[int] | None = None,
+    read: Sequence[Seat] | None = None,
+) -> None:
+    """A new deadline (a wait starts, a paused game resumes): the people's seats waited on
+    (``waiting``: seat orders; None: the seats flagged ``to_act``) get ``remind_at`` at
+    :func:`reminder_floor`, when the reminder run looks at them and moves it on to their
+    own lead time; the other seats none. One UPDATE, of this game's seats only; with the
+    game's seats ``read`` under the lock (the move path), only the seats whose moment
+    changes are written, and the instances follow."""
+    if read is not None and waiting is not None:
+        _schedule_read(game, deadline, waiting, read)
+        return
+    seats = Seat.objects.filter(game=game)
+    if deadline is None:
+        seats.filter(remind_at__isnull=False).update(remind_at=None)
+        return
+    waited = Q(order__in=list(waiting)) if waiting is not None else Q(to_act=True)
+    person = waited & Q(user__isnull=False, bot="")
+    seats.filter(person | Q(remind_at__isnull=False)).update(
+        remind_at=Case(When(person, then=Value(reminder_floor(game, deadline))), default=None)
+    )
+
+
+def _schedule_read(
+    game: Game, deadline: datetime | None, waiting: Collection[int], seats: Sequence[Seat]
+) -> None:
+    floor = None if deadline is None else reminder_floor(game, deadline)
+    for seat in seats:
+        person = seat.order in waiting and seat.user_id is not None and not seat.bot
+        wanted = floor if person else None
+        if seat.remind_at != wanted:
+            seat.remind_at = wanted
+            rows.update(seat, ["remind_at"])
 
 
 def quiet_hours_of(people: Sequence[Seat]) -> list[QuietHours]:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.clocks import cast_vote
 from games.models import Game, Move, Seat
+from games.services import clock
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed
 from games.services.games import MAX_TURN_HOURS
 from games.services.lookups import (
@@ -141,6 +142,7 @@ def _start_clock(locked: Game, now: datetime) -> None:
     locked.save(
         update_fields=["paused_at", "paused_left", "deadline", "clock_started_at", "pause_votes"]
     )
+    clock.schedule_reminders(locked, locked.deadline)  # (the seats flagged to act)
 
 
 def resume_game(*, game: Game | int, by: Any, why: str, authorized: bool = False) -> Move:

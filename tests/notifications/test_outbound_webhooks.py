@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
-from games.events import record_moves
-from games.models import PlayerEvent, Webhook
-from notifications.outbound import MAX_FAILURES, deliver_due, sign
+from games.events import record_moves, write
+from games.models import Game, PlayerEvent, Webhook
+from notifications.outbound import BATCH, MAX_FAILURES, deliver_due, sign
 from tests.api.helpers import body, make_player
 from tests.platform.helpers import legal_text, seat_to_act
 
@@ -151,3 +153,40 @@ def test_private_addresses_are_refused_unless_allowed(make_game, receiver, setti
     deliver_due()
     hook.refresh_from_db()
     assert receiver.received == [] and "private address" in hook.last_error
+
+
+def test_new_events_wake_an_idle_hook_and_an_idle_hook_is_not_read(make_game, receiver):
+    """The periodic run reads only the hooks with news (issue 15): once everything is
+    delivered it looks at no hook at all, and the next move's events reach the receiver."""
+    alice, hook = _hook_and_events(make_game, receiver)
+    game_id = PlayerEvent.objects.filter(user=alice.user).values_list("game_id", flat=True)[0]
+    assert deliver_due() > 0
+    delivered = len(receiver.received)
+    with CaptureQueriesContext(connection) as queries:
+        assert deliver_due() == 0
+    assert len(queries) == 1  # the selection, finding nothing: no hook claimed or read
+    game = Game.objects.get(pk=game_id)
+    seat = seat_to_act(game)
+    services.submit_command(game=game, user=seat.user, text=legal_text(game))
+    record_moves(game_id=game.pk, seqs=[3])  # what the outbox's receiver writes
+    hook.refresh_from_db()
+    news = PlayerEvent.objects.filter(user=alice.user, id__gt=hook.last_event).count()
+    assert news > 0
+    assert deliver_due() == news
+    assert len(receiver.received) == delivered + news
+
+
+def test_more_events_than_one_run_takes_are_delivered_by_the_next_runs(make_game, receiver):
+    alice, _hook = _hook_and_events(make_game, receiver)
+    game_id = PlayerEvent.objects.filter(user=alice.user).values_list("game_id", flat=True)[0]
+    write(
+        [
+            PlayerEvent(user=alice.user, game_id=game_id, kind="move", key=f"k{n}", data={})
+            for n in range(BATCH + 5)
+        ]
+    )
+    total = PlayerEvent.objects.filter(user=alice.user).count()
+    assert deliver_due() == BATCH
+    assert deliver_due() == total - BATCH
+    assert deliver_due() == 0
+    assert len(receiver.received) == total

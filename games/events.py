@@ -16,51 +16,104 @@ from __future__ import annotations
 
 import base64
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 
-from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer
+from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer, Webhook
+
+if TYPE_CHECKING:
+    from games.services.hooks import Batch
 
 WRITE_LOCK = 0x10D5_0018
 """The advisory lock under which event rows are written: their ids (a sequence) then
 commit in order, so a stream reading ``id > last`` never skips a row committed later."""
 
 
-def record_moves(sender: Any = None, *, game_id: int, seqs: list[int], **kwargs: Any) -> int:
+def record_moves(
+    sender: Any = None,
+    *,
+    game_id: int,
+    seqs: list[int],
+    batch: Batch | None = None,
+    **kwargs: Any,
+) -> int:
     """The receiver of ``hooks.moves_committed``: a ``move`` event per move for every
     seated player, a ``your_turn`` event for each player the game now waits on. Returns
-    how many rows were offered (those already written are skipped)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    how many rows were offered (those already written are skipped). What the rows need
+    (the seats with their game's status, the moves) is read for the whole ``batch`` at
+    its first game: two queries per batch, not per game."""
+    seated = _seated(batch) if batch is not None else _read_seated({game_id: seqs})
+    seats, moves = seated.get(game_id, ([], []))
+    if not seats:  # (no game, or nobody to tell)
         return 0
-    seats = list(Seat.objects.filter(game=game, user__isnull=False).select_related("user"))
-    moves = list(Move.objects.filter(game=game, seq__in=seqs).select_related("seat"))
+    status, version, deadline = seats[0][3:]
+    wanted = set(seqs)
     rows = [
         PlayerEvent(
-            user=seat.user,
-            game=game,
+            user_id=user_id,
+            game_id=game_id,
             kind="move",
-            key=f"move:{game.pk}:{m.seq}",
-            data=_move_data(game, m),
+            key=f"move:{game_id}:{seq}",
+            data={
+                "game": game_id,
+                "seq": seq,
+                "seat": order,
+                "text": text,
+                "source": source,
+                "game_version": version,
+                "status": status,
+            },
         )
-        for m in moves
-        if m.seq > 0
-        for seat in seats
+        for seq, order, text, source in moves
+        if seq in wanted
+        for user_id, *_ in seats
     ]
-    if game.status == Game.Status.ACTIVE:
+    if status == Game.Status.ACTIVE:
+        turn = {
+            "game": game_id,
+            "version": version,
+            "deadline": deadline.isoformat() if deadline else None,
+        }
         rows += [
             PlayerEvent(
-                user=seat.user,
-                game=game,
+                user_id=user_id,
+                game_id=game_id,
                 kind="your_turn",
-                key=f"turn:{game.pk}:{game.version}",
-                data=_turn_data(game),
+                key=f"turn:{game_id}:{version}",
+                data=turn,
             )
-            for seat in seats
-            if seat.to_act and not seat.is_bot
+            for user_id, to_act, bot, *_ in seats
+            if to_act and not bot
         ]
     return write(rows)
+
+
+Seated = dict[int, tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]]
+"""For each game: its seats with a player (user id, to act, bot, and the game's status,
+version and deadline) and its announced moves (seq, seat order, text, source)."""
+
+
+def _seated(batch: Batch) -> Seated:
+    return batch.kept("games.events", lambda: _read_seated(batch.games))
+
+
+def _read_seated(games: dict[int, list[int]]) -> Seated:
+    """The seats and announced moves of ``games`` (``{game id: seqs}``), in two queries."""
+    found: Seated = {}
+    for game_id, *seat in Seat.objects.filter(
+        game_id__in=list(games), user__isnull=False
+    ).values_list(
+        "game_id", "user_id", "to_act", "bot", "game__status", "game__version", "game__deadline"
+    ):
+        found.setdefault(game_id, ([], []))[0].append(tuple(seat))
+    seqs = {seq for announced in games.values() for seq in announced if seq > 0}
+    moves = Move.objects.filter(game_id__in=list(found), seq__in=seqs).values_list(
+        "game_id", "seq", "seat__order", "text", "source"
+    )
+    for game_id, *move in moves:
+        found[game_id][1].append(tuple(move))
+    return found
 
 
 def record_table(sender: Any = None, *, game_id: int, change: str, **ids: Any) -> int:
@@ -147,27 +200,11 @@ def write(rows: list[PlayerEvent]) -> int:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
         PlayerEvent.objects.bulk_create(rows, ignore_conflicts=True)
+        # Their webhooks have news: the periodic delivery reads only these (issue 15).
+        Webhook.objects.filter(user_id__in={r.user_id for r in rows}, active=True).update(
+            pending=True
+        )
     return len(rows)
-
-
-def _move_data(game: Game, move: Move) -> dict[str, Any]:
-    return {
-        "game": game.pk,
-        "seq": move.seq,
-        "seat": move.seat.order if move.seat is not None else None,
-        "text": move.text,
-        "source": move.source,
-        "game_version": game.version,
-        "status": game.status,
-    }
-
-
-def _turn_data(game: Game) -> dict[str, Any]:
-    return {
-        "game": game.pk,
-        "version": game.version,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
-    }
 
 
 def events_after(user: Any, last: int, limit: int) -> list[PlayerEvent]:

@@ -79,9 +79,10 @@ def check_visible(*, game: Game, user: Any) -> None:
         raise NotAllowed(f"game #{game.pk} is private", game=game.pk)
 
 
-def seat_names(game: Game) -> list[str]:
-    """``names[order]`` for the engine's ``describe``."""
-    seats = sorted(game.seats.select_related("user"), key=lambda s: s.order)
+def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
+    """``names[order]`` for the engine's ``describe`` (``seats``: the game's, already read)."""
+    if seats is None:
+        seats = sorted(game.seats.select_related("user"), key=lambda s: s.order)
     return [s.name for s in seats]
 
 
@@ -139,12 +140,14 @@ def seats_with_users(game: Game) -> list[Seat]:
     return sorted(seats, key=lambda s: s.order)
 
 
-def game_view(*, game: Game, user: Any) -> dict[str, Any]:
+def game_view(*, game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The game as ``user`` may see it: the engine's view for their seat (a spectator's view
     if not seated), version, who must act, deadline, their legal commands, the public seed
-    hash, and the seed only after the end."""
+    hash, and the seed only after the end. ``seats``: the game's with their users, in
+    order, when the caller read them already (the emails: one read for all recipients)."""
     check_visible(game=game, user=user)
-    seats = seats_with_users(game)
+    if seats is None:
+        seats = seats_with_users(game)
     mine = next(
         (s for s in seats if s.user_id is not None and s.user_id == getattr(user, "pk", None)),
         None,
@@ -185,15 +188,37 @@ def _legal(engine: GameEngine, state: dict[str, Any], order: int) -> list[dict[s
     ]
 
 
-def moves_since(*, game: Game, since: int = -1, user: Any = None) -> list[dict[str, Any]]:
+def moves_since(
+    *,
+    game: Game,
+    since: int = -1,
+    user: Any = None,
+    seats: list[Seat] | None = None,
+    traded: bool = True,
+) -> list[dict[str, Any]]:
     """The Moves with ``seq > since`` (a client at version ``v`` asks ``since=v``; the
-    default -1 includes the setup, Move 0), each with its events described in sentences."""
+    default -1 includes the setup, Move 0), each with its events described in sentences
+    (``seats``: the game's in order, when the caller read them already; ``traded`` False:
+    the caller knows no trade offer of the game was ever executed, no need to look)."""
     check_visible(game=game, user=user)
-    names = seat_names(game)
+    names = seat_names(game, seats)
     engine = engine_for(game) if game.state is not None else None
-    moves = Move.objects.filter(game=game, seq__gt=since).select_related("seat").order_by("seq")
-    credits = trade_credits(game, since, names)
-    return [{**_move(m, m.seat, engine, names), "credit": credits.get(m.pk, "")} for m in moves]
+    moves = Move.objects.filter(game=game, seq__gt=since).order_by("seq")
+    by_pk = {s.pk: s for s in seats} if seats is not None else None
+    if by_pk is None:
+        moves = moves.select_related("seat")
+    credits = trade_credits(game, since, names) if traded else {}
+    return [
+        {
+            **_move(m, m.seat if by_pk is None else _seat_of(m, by_pk), engine, names),
+            "credit": credits.get(m.pk, ""),
+        }
+        for m in moves
+    ]
+
+
+def _seat_of(move: Move, by_pk: dict[int, Seat]) -> Seat | None:
+    return None if move.seat_id is None else by_pk.get(move.seat_id)
 
 
 def trade_credits(game: Game, since: int, names: list[str]) -> dict[int, str]:
@@ -415,13 +440,15 @@ def changed_lots(*, game: Game, user: Any) -> list[str]:
     """The lots whose tile, die or marker differs now from right after ``user``'s latest
     move (empty before their first move or for a game without lots): what happened on the
     board while they were away, from the public part of the view."""
+    if game.state is None:
+        return []
+    now = engine_for(game).view(game.state, None)
+    if "tiles" not in now:  # (an engine without lots: no query, no replay)
+        return []
     since = last_move_of(game=game, user=user)
-    if since is None or game.state is None or since >= game.version:
+    if since is None or since >= game.version:
         return []
     before = position_at(game=game, seq=since, user=user)["view"]
-    now = engine_for(game).view(game.state, None)
-    if "tiles" not in now:
-        return []
     lots = set(before["tiles"]) | set(now["tiles"]) | set(before["markers"]) | set(now["markers"])
     return sorted(
         lot

@@ -28,3 +28,21 @@ class NotificationsConfig(AppConfig):
         from notifications.outbound import kick
 
         moves_committed.connect(kick, dispatch_uid="notifications.kick_webhooks")
+
+        from celery.signals import task_postrun, task_prerun
+
+        # One SMTP connection for all the emails of a task (a drain run sends hundreds).
+        task_prerun.connect(_keep_mail_open, dispatch_uid="notifications.mail_open")
+        task_postrun.connect(_close_mail, dispatch_uid="notifications.mail_close")
+
+
+def _keep_mail_open(**kwargs: object) -> None:
+    from notifications import mailer
+
+    mailer.begin()
+
+
+def _close_mail(**kwargs: object) -> None:
+    from notifications import mailer
+
+    mailer.end()

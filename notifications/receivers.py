@@ -8,19 +8,23 @@ from typing import Any
 
 from django.conf import settings
 
+from games.services.hooks import Batch
 from notifications import services, table
 
 log = logging.getLogger(__name__)
 
 
-def notify_players(sender: Any, *, game_id: int, seqs: list[int], **kwargs: Any) -> None:
+def notify_players(
+    sender: Any, *, game_id: int, seqs: list[int], batch: Batch | None = None, **kwargs: Any
+) -> None:
     """Send the emails the committed moves call for. It runs where the games' outbox is
     drained (a worker), after the moves committed; it may run twice for the same moves (a
     lapsed claim), which the notification rows make harmless. An exception keeps the
-    announcement for a later run."""
+    announcement for a later run. ``batch``: the drain's claim, read once for all its
+    games."""
     if 0 in seqs:  # the game started: every seat told (the first to act: one email)
         table.tell_started(game_id=game_id)
-    services.notify_game(game_id=game_id)
+    services.notify_game(game_id=game_id, batch=batch)
 
 
 def tell_table(sender: Any, *, game_id: int, change: str, **ids: int) -> None:

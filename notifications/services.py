@@ -15,28 +15,32 @@ At worst a message that was in flight goes out twice; none is lost.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import F, Max, Q
+from django.db import IntegrityError, transaction
+from django.db.models import BooleanField, ExpressionWrapper, F, Max, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
 from games import selectors
-from games.models import Game, Move, Seat
+from games.models import ChatMessage, Game, Move, Seat, TradeOffer
 from games.services import talk
 from games.services.clock import clock_sentence
+from games.services.hooks import Batch
 from games.services.lookups import engine_for
 from games.services.naming import seat_label
-from notifications.choices import MAX_LEAD_HOURS, lead_times, muted_users, next_digest, quiet_end
+from notifications import mailer
+from notifications.choices import lead_times, muted_users, next_digest, quiet_end
 from notifications.emails import render_email
 from notifications.models import EmailPreference, GameMute, Notification
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 Kind = Notification.Kind
 COMMANDS_SHOWN = 15
@@ -96,7 +100,17 @@ def set_preferences(
         pref.digest_at = digest_at
     if "muted" in choices:
         set_muted(user=user, game_ids=set(choices["muted"]))
+    recheck_reminders(user)
     return pref
+
+
+def recheck_reminders(user: Any) -> None:
+    """The player's lead times or their wish for reminders may have changed: the next
+    reminder run looks at every seat of theirs a running game waits on (and moves each
+    one's ``remind_at`` on to the new lead times)."""
+    Seat.objects.filter(user=user, to_act=True, game__status=Game.Status.ACTIVE).update(
+        remind_at=timezone.now()
+    )
 
 
 def muted_games(user: Any) -> list[Game]:
@@ -133,8 +147,13 @@ def unsubscribe(*, user_id: int) -> bool:
 
 
 def _seats(game: Game) -> list[Seat]:
-    return sorted(
-        game.seats.select_related("user", "user__email_preference"), key=lambda s: s.order
+    """The game's seats in order, with their users and choices (once per game object)."""
+    return _per_game(
+        game,
+        "seats",
+        lambda: sorted(
+            game.seats.select_related("user", "user__email_preference"), key=lambda s: s.order
+        ),
     )
 
 
@@ -168,13 +187,7 @@ def _newly_waiting(game: Game, seat: Seat) -> bool:
     came back. False while it still acts in the same turn after its own commands (Lords of
     Vegas: ``build``, ``sprawl`` ... before ``end``), and when another player moved but the
     seat did not (its pending decision is the same)."""
-    last = Notification.objects.filter(
-        user=seat.user,
-        game=game,
-        kind=Kind.TURN,
-        version__lt=game.version,
-        status__in=TOLD,
-    ).aggregate(v=Max("version"))["v"]
+    last = None if seat.user_id is None else _told(game).get(seat.user_id)
     if last is None:
         return True
     moves = list(
@@ -195,18 +208,67 @@ def _newly_waiting(game: Game, seat: Seat) -> bool:
     return bool(own) and any(not _own(m, seat) for m in moves if m["seq"] > own[-1])
 
 
+def _told(game: Game) -> dict[int, int]:
+    """``{user id: version}``: the latest version before the current one at which each
+    player of the game was told 'your turn' (read once per game, or per drain batch)."""
+    return _per_game(game, "told", lambda: _read_told([game]).get(game.pk, {}))
+
+
+def _read_told(games: list[Game]) -> dict[int, dict[int, int]]:
+    before = Q()
+    for game in games:
+        before |= Q(game_id=game.pk, version__lt=game.version)
+    rows = (
+        Notification.objects.filter(before, kind=Kind.TURN, status__in=TOLD)
+        .values("game_id", "user_id")
+        .annotate(v=Max("version"))
+        .values_list("game_id", "user_id", "v")
+    )
+    told: dict[int, dict[int, int]] = {}
+    for game_id, user_id, version in rows:
+        told.setdefault(game_id, {})[user_id] = version
+    return told
+
+
+def _per_game(game: Game, name: str, compute: Callable[[], T]) -> T:
+    """``compute()`` once per game object and version: what every email of one game asks
+    (who forfeited, whether anyone talked) is read once for all its recipients, not once
+    per recipient and per question (a drain run sends hundreds of emails)."""
+    memo: dict[tuple[str, int], Any] = game.__dict__.setdefault("_notifications_memo", {})
+    key = (name, game.version)
+    if key not in memo:
+        memo[key] = compute()
+    return cast(T, memo[key])
+
+
+def _prime(game: Game, name: str, value: Any) -> None:
+    """Keep ``value`` as what :func:`_per_game` would compute for ``name`` (read for a
+    whole drain batch)."""
+    game.__dict__.setdefault("_notifications_memo", {})[(name, game.version)] = value
+
+
 def _forfeited(game: Game) -> set[int]:
     """The seats (orders) that forfeited by missing deadlines (a resignation event with
     reason "timeouts" in the log)."""
+    return _per_game(game, "forfeited", lambda: _read_forfeited(game))
+
+
+def _read_forfeited(game: Game) -> set[int]:
+    return _read_forfeits([game.pk]).get(game.pk, set())
+
+
+def _read_forfeits(game_ids: list[int]) -> dict[int, set[int]]:
     resignations = Move.objects.filter(
-        game=game, source=Move.Source.SYSTEM, command__isnull=True
-    ).values_list("events", flat=True)
-    return {
-        e["seat"]
-        for events in resignations
-        for e in events or []
-        if isinstance(e, dict) and e.get("type") == "resign" and e.get("reason") == "timeouts"
-    }
+        game_id__in=game_ids, source=Move.Source.SYSTEM, command__isnull=True
+    ).values_list("game_id", "events")
+    found: dict[int, set[int]] = {}
+    for game_id, events in resignations:
+        found.setdefault(game_id, set()).update(
+            e["seat"]
+            for e in events or []
+            if isinstance(e, dict) and e.get("type") == "resign" and e.get("reason") == "timeouts"
+        )
+    return found
 
 
 def notices_after_moves(game: Game, seats: list[Seat]) -> list[Notice]:
@@ -239,15 +301,62 @@ def notices_after_moves(game: Game, seats: list[Seat]) -> list[Notice]:
     ]
 
 
-def notify_game(*, game_id: int) -> int:
+def notify_game(*, game_id: int, batch: Batch | None = None) -> int:
     """Send what the game's current position calls for (after moves were committed: the
     task runs after the commit, and always looks at the latest snapshot, so two tasks for
-    close moves agree on one version). Returns how many emails were sent."""
-    game = Game.objects.filter(pk=game_id).first()
+    close moves agree on one version). Returns how many emails were sent. With the drain's
+    ``batch``, the game and what every one of its emails asks (seats, mutes, forfeits,
+    talk, the 'your turn' already told) are read once for all the batch's games, when its
+    first game is announced (its moves were committed before the claim: that snapshot has
+    them)."""
+    if batch is None:
+        game = Game.objects.filter(pk=game_id).first()
+    else:
+        game = batch.kept("notifications", lambda: _read_batch(batch)).get(game_id)
     if game is None:
         return 0
     seats = _seats(game)
     return deliver(game, seats, notices_after_moves(game, seats))
+
+
+def _read_batch(batch: Batch) -> dict[int, Game]:
+    """The batch's games, each primed with what :func:`_per_game` would read for it."""
+    games = Game.objects.in_bulk(list(batch.games))
+    ids = list(games)
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(game_id__in=ids).select_related(
+        "user", "user__email_preference"
+    ):
+        seats.setdefault(seat.game_id, []).append(seat)
+    mutes: dict[int, set[int]] = {}
+    for game_id, user_id in GameMute.objects.filter(game_id__in=ids).values_list(
+        "game_id", "user_id"
+    ):
+        mutes.setdefault(game_id, set()).add(user_id)
+    forfeits = _read_forfeits(ids)
+    told = _read_told(list(games.values())) if games else {}
+    talked = set(
+        ChatMessage.objects.filter(game_id__in=ids)
+        .order_by()
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    traded = set(
+        TradeOffer.objects.filter(game_id__in=ids, move__isnull=False)
+        .order_by()
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    for game_id, game in games.items():
+        for seat in seats.get(game_id, []):
+            seat.game = game  # (as ``game.seats`` leaves it)
+        _prime(game, "seats", sorted(seats.get(game_id, []), key=lambda s: s.order))
+        _prime(game, "muted", mutes.get(game_id, set()))
+        _prime(game, "forfeited", forfeits.get(game_id, set()))
+        _prime(game, "told", told.get(game_id, {}))
+        _prime(game, "talked", game_id in talked)
+        _prime(game, "traded", game_id in traded)
+    return games
 
 
 def reminder_window(game: Game) -> timedelta:
@@ -261,50 +370,74 @@ def reminder_lead(game: Game, leads: list[float], left: timedelta) -> float | No
     deadline: the smallest one already reached (two reached at once send one reminder),
     among those no longer than half the turn (a reminder right after the 'your turn' email
     would say nothing new); None: none yet."""
-    fitting = [lead for lead in leads if lead <= game.turn_hours / 2] or [game.turn_hours / 2]
+    fitting = fitting_leads(game, leads)
     reached = [lead for lead in fitting if left <= timedelta(hours=lead)]
     return min(reached) if reached else None
 
 
-def send_reminders(*, now: datetime | None = None) -> int:
+REMINDER_BATCH = 1000
+"""At most this many seats per reminder run (the next run, 5 minutes later, takes the rest)."""
+
+
+def send_reminders(*, now: datetime | None = None, batch: int = REMINDER_BATCH) -> int:
     """Reminders at each player's lead times (``EmailPreference.remind_before``, else the
     server's ``NOTIFICATIONS_REMIND_BEFORE_HOURS``): one per deadline and lead time (key:
     the game version, the deadline, the lead; a deadline the timeout sweep pushed back for
     a vacation, without a new version, gets its own) to every person the game waits on.
-    The query reads the seats waiting on a deadline nearer than the longest lead allowed
-    (a week: most waiting seats, each with its game and choices, every 5 minutes; see
-    docs/decisions/0017). A failed one is retried by :func:`send_due`."""
+
+    The run reads only the seats whose ``remind_at`` has come (a partial index: the work is
+    the reminders due, not the games running, issue 15). A wait sets it half a turn before
+    the deadline (``games.services.clock.schedule_reminders``); here each seat read gets
+    its reminder if one of its lead times is reached, and ``remind_at`` moves on to its next
+    lead time, or to nothing. A failed email is retried by :func:`send_due`."""
     now = now or timezone.now()
-    longest = timedelta(
-        hours=max(MAX_LEAD_HOURS, float(settings.NOTIFICATIONS_REMIND_BEFORE_HOURS))
-    )
-    waiting = (
-        Seat.objects.filter(
-            to_act=True,
-            game__status=Game.Status.ACTIVE,
-            game__deadline__gt=now,
-            game__deadline__lte=now + longest,
-        )
+    due = list(
+        Seat.objects.filter(remind_at__lte=now)
         .select_related("game", "user", "user__email_preference")
-        .order_by("game__deadline", "game_id")
+        .order_by("remind_at")[:batch]
     )
     by_game: dict[int, list[Notice]] = {}
     games: dict[int, Game] = {}
-    for seat in waiting:
+    following: list[tuple[Seat, datetime | None]] = []
+    for seat in due:
+        lead, after = _reminder_step(seat, now)
+        following.append((seat, after))
+        if lead is None or not wants(seat.user, Kind.REMINDER):
+            continue
         game = seat.game
         assert game.deadline is not None
-        if not _playing(seat) or not wants(seat.user, Kind.REMINDER):
-            continue
-        lead = reminder_lead(game, lead_times(preference(seat.user)), game.deadline - now)
-        if lead is None:
-            continue
         key = f"v{game.version}-{int(game.deadline.timestamp())}-{lead:g}"
         games[game.pk] = game
         by_game.setdefault(game.pk, []).append(Notice(seat, Kind.REMINDER, key[:32]))
     sent = 0
     for game_id, notices in by_game.items():
         sent += deliver(games[game_id], _seats(games[game_id]), notices)
+    for seat, after in following:  # (after the sending: a crash before it sends again)
+        Seat.objects.filter(pk=seat.pk, remind_at=seat.remind_at).update(remind_at=after)
     return sent
+
+
+def _reminder_step(seat: Seat, now: datetime) -> tuple[float | None, datetime | None]:
+    """For a seat whose reminder moment came: the lead time (hours) of the reminder due now
+    (None: none), and when to look again (its next lead time; None: no reminder left before
+    this deadline, or the game no longer waits on a person there). Whether the player
+    wants reminders at all is asked when sending: their choice may change."""
+    game = seat.game
+    deadline = game.deadline
+    waiting = seat.to_act and game.status == Game.Status.ACTIVE and game.paused_at is None
+    if not waiting or deadline is None or deadline <= now or not _playing(seat):
+        return None, None
+    fitting = fitting_leads(game, lead_times(preference(seat.user)))
+    left = deadline - now
+    lead = reminder_lead(game, fitting, left)
+    later = [h for h in fitting if timedelta(hours=h) < left]
+    return lead, (deadline - timedelta(hours=max(later))) if later else None
+
+
+def fitting_leads(game: Game, leads: list[float]) -> list[float]:
+    """The lead times used in this game: those no longer than half a turn (a reminder right
+    after the 'your turn' email would say nothing new); none: half a turn."""
+    return [lead for lead in leads if lead <= game.turn_hours / 2] or [game.turn_hours / 2]
 
 
 # -- claim and send ---------------------------------------------------------------------
@@ -326,32 +459,41 @@ def retry_delay(attempts: int) -> timedelta:
 
 
 def claim(
-    game: Game, notice: Notice, *, verdict: dict[str, Any] | None = None
+    game: Game,
+    notice: Notice,
+    *,
+    verdict: dict[str, Any] | None = None,
+    message: EmailMultiAlternatives | None = None,
 ) -> Notification | None:
     """The row for this email if this caller may send it now, else None (sent, or being
     sent by someone else under a live lease). A failed row, or one whose sender's lease
     lapsed, is taken back by one caller only. ``verdict`` (an answer's) is recorded on the
-    row when it is created, before anything is sent."""
+    row when it is created, before anything is sent; so is ``message``, the email already
+    composed (stored by the INSERT itself: one UPDATE less than :func:`store` after it). A
+    row taken back keeps what it holds."""
     assert notice.seat.user_id is not None
     now = timezone.now()
-    note, created = Notification.objects.get_or_create(
-        user_id=notice.seat.user_id,
-        game=game,
-        kind=notice.kind,
-        key=notice.key,
-        defaults={
-            "seat": notice.seat,
-            "version": game.version,
-            "verdict": verdict,
-            "due_at": now + lease(),
-        },
-    )
-    if created:
-        return note
+    which = {"user_id": notice.seat.user_id, "game": game, "kind": notice.kind, "key": notice.key}
+    try:  # (the usual case first: a new email, one INSERT; get_or_create reads first)
+        with transaction.atomic():
+            return Notification.objects.create(
+                **which,
+                seat=notice.seat,
+                version=game.version,
+                verdict=verdict,
+                due_at=now + lease(),
+                **({} if message is None else _stored(message)),
+            )
+    except IntegrityError:
+        # The row exists (this email was claimed before); if not, the database refused the
+        # row for another reason, raised as get_or_create would.
+        pk = Notification.objects.filter(**which).values_list("pk", flat=True).first()
+        if pk is None:
+            raise
     takeable = Q(status=Notification.Status.FAILED) | Q(
         status=Notification.Status.SENDING, due_at__lte=now
     )
-    return take_back(note.pk, takeable, now)
+    return take_back(pk, takeable, now)
 
 
 def take_back(pk: int, condition: Q, now: datetime) -> Notification | None:
@@ -365,24 +507,27 @@ def take_back(pk: int, condition: Q, now: datetime) -> Notification | None:
 
 def store(note: Notification, message: EmailMultiAlternatives) -> None:
     """Keep the email on its row before it is sent, so a resend is the same email."""
+    fields = _stored(message)
+    for name, value in fields.items():
+        setattr(note, name, value)
+    Notification.objects.filter(pk=note.pk).update(**fields)
+
+
+def _stored(message: EmailMultiAlternatives) -> dict[str, Any]:
+    """The row's fields that keep ``message``."""
     html = next((body for body, kind in message.alternatives if kind == "text/html"), "")
-    note.subject = str(message.subject)[:300]
-    note.body_text = str(message.body)
-    note.body_html = str(html)
-    note.message_id = str(message.extra_headers.get("Message-ID", ""))
-    note.headers = {
-        "From": message.from_email,
-        "To": list(message.to),
-        "Reply-To": list(message.reply_to),
-        **{k: str(v) for k, v in message.extra_headers.items()},
+    return {
+        "subject": str(message.subject)[:300],
+        "body_text": str(message.body),
+        "body_html": str(html),
+        "message_id": str(message.extra_headers.get("Message-ID", "")),
+        "headers": {
+            "From": message.from_email,
+            "To": list(message.to),
+            "Reply-To": list(message.reply_to),
+            **{k: str(v) for k, v in message.extra_headers.items()},
+        },
     }
-    Notification.objects.filter(pk=note.pk).update(
-        subject=note.subject,
-        body_text=note.body_text,
-        body_html=note.body_html,
-        message_id=note.message_id,
-        headers=note.headers,
-    )
 
 
 def stored_message(note: Notification) -> EmailMultiAlternatives:
@@ -404,7 +549,7 @@ def stored_message(note: Notification) -> EmailMultiAlternatives:
 def send_stored(note: Notification) -> bool:
     """Send the row's stored email; mark it sent, or failed with its next try. True: sent."""
     try:
-        stored_message(note).send()
+        mailer.send(stored_message(note))
     except Exception as exc:
         log.exception("%s email %s for game #%s failed", note.kind, note.key, note.game_id)
         failed(note, exc)
@@ -436,24 +581,40 @@ def deliver(game: Game, seats: list[Seat], notices: list[Notice]) -> int:
     row for :func:`send_due` and does not stop the others. A muted game sends nothing; a
     notice in its recipient's quiet hours is stored and waits for their end (:func:`hold`)."""
     sent = 0
-    muted = muted_users(game.pk) if notices else set()
+    muted = _per_game(game, "muted", lambda: muted_users(game.pk)) if notices else set()
     for notice in notices:
         if notice.seat.user_id in muted:
             continue
-        note = claim(game, notice)
+        # A 'your turn' (a new version: almost always a new row) is composed first, and
+        # its claim's INSERT stores it; the others (a forfeit's "forfeit" key is asked
+        # again at every move) are composed only once claimed.
+        early = notice.kind == Kind.TURN
+        message, error = _composed(game, seats, notice) if early else (None, None)
+        note = claim(game, notice, message=message)
         if note is None:
             continue
         if not note.subject:  # (a row taken back may hold its email already)
-            try:
-                store(note, compose(game, seats, notice))
-            except Exception as exc:
-                log.exception("%s email for game #%s not composed", notice.kind, game.pk)
-                failed(note, exc)
+            if message is None and error is None:
+                message, error = _composed(game, seats, notice)
+            if message is None:
+                failed(note, error or RuntimeError("not composed"))
                 continue
+            store(note, message)
         if hold(note, notice.seat.user):
             continue
         sent += send_stored(note)
     return sent
+
+
+def _composed(
+    game: Game, seats: list[Seat], notice: Notice
+) -> tuple[EmailMultiAlternatives | None, Exception | None]:
+    """The notice's email, or the reason it could not be composed (logged)."""
+    try:
+        return compose(game, seats, notice), None
+    except Exception as exc:
+        log.exception("%s email for game #%s not composed", notice.kind, game.pk)
+        return None, exc
 
 
 def hold(note: Notification, user: Any, now: datetime | None = None) -> bool:
@@ -549,10 +710,10 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
     them when they missed a deadline, forfeits, their commands."""
     user = seat.user
     engine = engine_for(game)
-    view = selectors.game_view(game=game, user=user)
+    view = selectors.game_view(game=game, user=user, seats=seats)
     legal = [c["text"] for c in view["legal_commands"]]
     others = [s.name for s in seats if s.pk != seat.pk]
-    last = _last_own_move(game, seat)
+    last, last_at, played = _since_own_move(game, seat)
     events, omitted = _events_since(game, seats, seat, user, last, kind == Kind.GAME_OVER)
     return {
         "game": game,
@@ -575,7 +736,7 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "final": kind == Kind.GAME_OVER,
         "first": last is None,
         "events_omitted": omitted,
-        "missed": _missed(game, seat, last),
+        "missed": _missed(game, seat, played),
         "board": view["text"],
         "changed_lots": []
         if kind == Kind.GAME_OVER
@@ -586,44 +747,73 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "placings": _placings(game, seats, seat),
         "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
         "you_won": seat.order in (game.outcome or {}).get("winners", []),
-        "said": _said(game, seat, last),
+        "said": _said(game, seat, last_at),
     }
 
 
-def _said(game: Game, seat: Seat, last: int | None) -> list[dict[str, Any]]:
-    """What the others said to the player since their last own move (table talk, issue 11:
-    to the table or privately to them; muted players and hidden messages left out)."""
-    since = None
-    if last is not None:
-        since = Move.objects.filter(game=game, seq=last).values_list("created_at", flat=True)[0]
+def _traded(game: Game) -> bool:
+    """Whether a trade offer of the game was ever executed (its moves' sentences then say
+    who proposed and accepted it; once per game, or per drain batch)."""
+    return _per_game(
+        game,
+        "traded",
+        lambda: TradeOffer.objects.filter(game=game, move__isnull=False).exists(),
+    )
+
+
+def _talked(game: Game) -> bool:
+    """Whether anyone ever wrote at the game's table (once per game, or per drain batch)."""
+    return _per_game(game, "talked", lambda: ChatMessage.objects.filter(game=game).exists())
+
+
+def _said(game: Game, seat: Seat, since: datetime | None) -> list[dict[str, Any]]:
+    """What the others said to the player since their last own move (``since``: its time;
+    table talk, issue 11: to the table or privately to them; muted players and hidden
+    messages left out). A game where nobody ever talked (most) costs one query for all
+    its emails."""
+    if not _talked(game):
+        return []
     return [
         {"who": seat_label(m.author), "private": m.to_id is not None, "text": m.text}
         for m in talk.said_since(seat, since)
     ]
 
 
-def _last_own_move(game: Game, seat: Seat) -> int | None:
-    """The seq of the seat's player's last own command (not one the server played for
-    them on a timeout, nor their resignation): what "since your last move" counts from."""
-    own = Move.objects.filter(game=game, seat=seat).exclude(source=Move.Source.SYSTEM)
-    last: int | None = own.aggregate(s=Max("seq"))["s"]
-    return last
+SEAT_MOVES_READ = 32
+"""The seat's latest moves read at once to find its player's last own move (one query in
+the usual case; a seat with more system moves since reads the rest with two more)."""
 
 
-def _missed(game: Game, seat: Seat, last: int | None) -> dict[str, Any] | None:
-    """The deadlines the player missed since their last own move: the commands the server
-    played for them, the misses in a row, and whether they forfeited (None: none missed)."""
-    played = list(
-        Move.objects.filter(
-            game=game,
-            seat=seat,
-            source=Move.Source.SYSTEM,
-            command__isnull=False,
-            seq__gt=-1 if last is None else last,
-        )
-        .order_by("seq")
-        .values_list("text", flat=True)
+def _since_own_move(game: Game, seat: Seat) -> tuple[int | None, datetime | None, list[str]]:
+    """The seq and time of the seat's player's last own command (not one the server
+    played for them on a timeout, nor their resignation): what "since your last move"
+    counts from (None, None: they have not moved); and the commands the server played
+    for them since (their missed deadlines), oldest first. One query for both in the
+    usual case: the seat's latest moves, newest first, down to its last own one."""
+    system = Move.Source.SYSTEM
+    columns = ("seq", "created_at", "source", "text", "commanded")
+    seat_moves = Move.objects.filter(game=game, seat=seat).annotate(
+        commanded=ExpressionWrapper(Q(command__isnull=False), output_field=BooleanField())
     )
+    rows = list(seat_moves.order_by("-seq").values_list(*columns)[:SEAT_MOVES_READ])
+    own = next((r for r in rows if r[2] != system), None)
+    if own is None and len(rows) == SEAT_MOVES_READ:  # (a long run of misses: read it all)
+        mine = Move.objects.filter(game=game, seat=seat).exclude(source=system)
+        found = mine.order_by("-seq").values_list("seq", "created_at").first()
+        after = -1 if found is None else found[0]
+        rows = list(seat_moves.filter(seq__gt=after).order_by("-seq").values_list(*columns))
+        own = None if found is None else (found[0], found[1], None, "", False)
+    last = None if own is None else int(own[0])
+    played = [
+        r[3] for r in reversed(rows) if r[2] == system and r[4] and (last is None or r[0] > last)
+    ]
+    return (None, None, played) if own is None else (last, own[1], played)
+
+
+def _missed(game: Game, seat: Seat, played: list[str]) -> dict[str, Any] | None:
+    """The deadlines the player missed since their last own move (``played``: the commands
+    the server played for them), the misses in a row, and whether they forfeited (None:
+    none missed)."""
     forfeited = seat.order in _forfeited(game)
     if not played and not forfeited:
         return None
@@ -641,7 +831,9 @@ def _events_since(
     """The sentences of the moves after the player's last own move (from it, at the end); a
     forfeit is said as one (the log's sentence only says "resigned")."""
     since = -1 if last is None else last - 1 if including_it else last
-    moves = selectors.moves_since(game=game, since=since, user=user)
+    moves = selectors.moves_since(
+        game=game, since=since, user=user, seats=seats, traded=_traded(game)
+    )
     by_order = {s.order: s for s in seats}
     sentences = []
     for m in moves:

@@ -16,9 +16,9 @@ above the games: they connect to the signal.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -30,9 +30,35 @@ from games.models import Announcement
 from games.services import rows
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 moves_committed = Signal()
-"""Sent with ``game_id`` and ``seqs`` (a list of ints; seq 0: the game started)."""
+"""Sent with ``game_id``, ``seqs`` (a list of ints; seq 0: the game started) and ``batch``
+(a :class:`Batch`: every game of the same claim; a receiver may ignore it)."""
+
+
+class Batch:
+    """The games whose moves one claim announces (``games``: each one's seqs), sent along
+    with each game's :data:`moves_committed`: a receiver may read what it needs for all of
+    them at once, at the first game, and keep it in :attr:`memo` for the others (a drain
+    run announces hundreds of games; a query per batch instead of one per game). What is
+    kept there is valid for this batch only: the next claim is a new ``Batch``."""
+
+    __slots__ = ("games", "memo")
+
+    def __init__(self, games: dict[int, list[int]]) -> None:
+        self.games = games
+        self.memo: dict[str, Any] = {}
+
+    def __repr__(self) -> str:  # (in the log of a failed announcement)
+        return f"<Batch of {len(self.games)} games>"
+
+    def kept(self, name: str, read: Callable[[], T]) -> T:
+        """``read()`` at its first call for this batch, kept for the others."""
+        if name not in self.memo:
+            self.memo[name] = read()
+        return cast(T, self.memo[name])
+
 
 table_changed = Signal()
 """Sent with ``game_id``, ``change`` ("invited", "joined", "left") and the ids it concerns:
@@ -48,8 +74,9 @@ def table_changed_after_commit(game_id: int, change: str, **ids: int) -> None:
         transaction.on_commit(announce_pending)
 
 
-BATCH = 200
-"""Announcements claimed at once (a worker's run takes batches until none is left)."""
+BATCH = 50
+"""Announcements claimed at once (a worker's run takes batches until none is left; a full
+first batch recruits another run, so that every worker process shares a backlog)."""
 
 
 def announce_after_commit(game_id: int, seqs: Sequence[int]) -> None:
@@ -96,20 +123,34 @@ def _claim(batch: int) -> Claimed:
     return len(rows), moves, changes
 
 
-def announce_pending(batch: int = BATCH) -> int:
+def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = None) -> int:
     """Announce every committed move and table change not yet announced; how many
     announcements were made.
 
     Moves: one signal per game, however many rows it has (the receivers look at the game
-    as it is now). Table changes: one signal each. Whatever a receiver fails on keeps its
-    rows: the lease lapses and a later run tries again."""
+    as it is now, or as it was when the batch was claimed: the claimed moves were
+    committed before), with the :class:`Batch` of the claim. Table changes: one signal
+    each. Whatever a receiver fails on keeps its rows: the lease lapses and a later run
+    tries again; the announced moves' rows are deleted once per batch (a worker that dies
+    before leaves them: announced again, to idempotent receivers). ``recruit`` (the
+    periodic task's) is called once when the first claim is full: more is waiting than one
+    batch, and another run may take its share meanwhile (claims skip each other's rows)."""
     announced = 0
+    first = True
     while True:
         count, moves, changes = _claim(batch)
-        for game_id, (pks, seqs) in moves.items():
-            if _announce(moves_committed, game_id=game_id, seqs=sorted(set(seqs))):
-                Announcement.objects.filter(pk__in=pks).delete()
+        if first and count == batch and recruit is not None:
+            recruit()
+        first = False
+        claimed = Batch({game_id: sorted(set(seqs)) for game_id, (_, seqs) in moves.items()})
+        done: list[int] = []
+        for game_id, (pks, _) in moves.items():
+            news = {"game_id": game_id, "seqs": claimed.games[game_id], "batch": claimed}
+            if _announce(moves_committed, **news):
+                done += pks
                 announced += 1
+        if done:
+            Announcement.objects.filter(pk__in=done).delete()
         for pk, game_id, change, details in changes:
             if _announce(table_changed, game_id=game_id, change=change, **details):
                 Announcement.objects.filter(pk=pk).delete()

@@ -78,9 +78,7 @@ def test_a_moves_answer_carries_the_tag_a_read_would_give(
                     assert _read(other, game, tag).status_code == 200
 
 
-def test_the_tag_changes_with_what_the_view_shows_between_moves(
-    alice: Player, bob: Player
-) -> None:
+def test_the_tag_changes_with_what_the_view_shows_between_moves(alice: Player, bob: Player) -> None:
     game = start_game(alice, [bob], "vegas")
     tag = _read(alice, game).headers["ETag"]
     # Bob goes on vacation: the view shows when he is back.

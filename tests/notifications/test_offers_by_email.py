@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
@@ -17,6 +18,7 @@ from games.engines.registry import get_engine
 from games.models import Game, TradeOffer
 from games.services import expire_trades, propose_trade, submit_command
 from games.services.hooks import announce_pending
+from games.tasks import sweep_deadlines
 from notifications.addresses import parse_offer_address
 from tests.notifications.conftest import deliver, reply_to, text_part
 
@@ -177,3 +179,21 @@ def test_an_offer_with_its_own_time_outlives_the_turn_and_lapses_at_it(make_game
     told = _news(smtp, 2)
     assert {m["To"] for m in told} == {ada.email, bob.email}
     assert all("expired before every party accepted it" in text_part(m) for m in told)
+
+
+def test_the_minute_sweep_lapses_an_offer_at_its_own_time(make_game, ada, bob, smtp):
+    """Nobody needs to look at the offer: the beat's deadline sweep task expires it, and
+    both parties are told (issue 11; the task runs ``expire_trades``)."""
+    game = make_game(ada, bob, game_type="lords-of-vegas", seats=2)
+    announce_pending()
+    at = timezone.now() + timedelta(days=2)  # (before the turn's deadline)
+    offer = propose_trade(game=game, user=ada, text=_trade(game, (ada, bob, 1)), expires_at=at)
+    _news(smtp, 1)
+    with time_machine.travel(at - timedelta(seconds=1), tick=False):
+        assert sweep_deadlines()["offers_expired"] == 0
+    with time_machine.travel(at, tick=False):
+        assert sweep_deadlines()["offers_expired"] == 1
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.EXPIRED
+    told = _news(smtp, 2)
+    assert {m["To"] for m in told} == {ada.email, bob.email}

@@ -322,3 +322,44 @@ def test_the_turn_email_lists_the_lots_changed_since_the_players_last_move(
     notify_game(game_id=game.pk)
     [message] = [m for m in smtp.wait_for(1) if m["To"] == waiting.email]
     assert f"Lots changed since your last move: {', '.join(changed)}" in text_part(message)
+
+
+@pytest.mark.parametrize("read_at_once", [1, 2, 32])
+def test_every_missed_deadline_since_the_last_own_move_is_listed(
+    make_game, ada, bob, smtp, monkeypatch, read_at_once
+):
+    """The player's last own move and what the server played for them since are read
+    from the seat's latest moves, a few at a time (one query in the usual case): a longer
+    run of misses than one read still lists them all, and nothing from before the
+    player's own move."""
+    from games.models import Move
+    from notifications import services
+
+    monkeypatch.setattr(services, "SEAT_MOVES_READ", read_at_once)
+    game = make_game(ada, bob)
+    Game.objects.filter(pk=game.pk).update(max_timeouts=5)
+    late = _waiting_user(game)
+
+    def until_late_acts() -> None:
+        while not Seat.objects.get(pk=late.pk).to_act:
+            play(game, 1)  # (the other player)
+
+    _time_out(game)  # (before the player's own move: not listed)
+    until_late_acts()
+    play(game, 1)  # the late player's own move
+    for _ in range(2):
+        until_late_acts()
+        _time_out(game)
+    until_late_acts()
+    own = Move.objects.filter(seat=late).exclude(source="system").latest("seq")
+    played = list(
+        Move.objects.filter(seat=late, source="system", seq__gt=own.seq)
+        .order_by("seq")
+        .values_list("text", flat=True)
+    )
+    assert len(played) == 2
+    Notification.objects.all().delete()
+    assert notify_game(game_id=game.pk) == 1
+    [message] = smtp.wait_for(1)
+    text = " ".join(text_part(message).split())
+    assert f"the server played `{played[0]}`; `{played[1]}` for you (2 of 5 in a row" in text

@@ -1,0 +1,70 @@
+"""The drain announces a claim's games one by one, reading what their emails and events
+need once for the whole batch (``hooks.Batch``): each game still gets exactly its own
+emails and events, and a player's choices in one game do not leak into another."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Announcement, Game, PlayerEvent
+from games.services import hooks
+from notifications.models import GameMute, Notification
+from tests.notifications.conftest import play
+
+pytestmark = pytest.mark.django_db
+
+
+def _waiting(game: Game):
+    return game.seats.select_related("user").get(to_act=True).user
+
+
+def test_one_batch_of_several_games_sends_each_its_own_emails(make_game, ada, bob, cy, smtp):
+    games = [make_game(ada, bob), make_game(bob, cy), make_game(cy, ada)]
+    Announcement.objects.all().delete()  # (the starts': their commit callbacks never ran)
+    for game in games:
+        play(game, 1)  # (eager tasks, but no commit callback here: the outbox fills)
+    for game in games:
+        game.refresh_from_db()
+    muted = games[1]
+    GameMute.objects.create(user=_waiting(muted), game=muted)
+    seated = {g.pk: set(g.seats.values_list("user_id", flat=True)) for g in games}
+    waiting = {g.pk: _waiting(g) for g in games}
+
+    announced = hooks.announce_pending()
+
+    assert announced == 3 and not Announcement.objects.exists()
+    sent = Notification.objects.filter(status=Notification.Status.SENT)
+    assert {(n.game_id, n.user_id) for n in sent} == {
+        (g.pk, waiting[g.pk].pk) for g in games if g is not muted
+    }
+    received = smtp.wait_for(2)
+    assert sorted(m["To"] for m in received) == sorted(
+        waiting[g.pk].email for g in games if g is not muted
+    )
+    game_of = {n.message_id: n.game_id for n in sent}
+    for message in received:  # each email about its own game
+        assert f"[Lords #{game_of[message['Message-ID']]}]" in message["Subject"]
+    for game in games:  # the event feed: the move to every seated player, each game apart
+        events = PlayerEvent.objects.filter(game=game, kind="move", key=f"move:{game.pk}:1")
+        assert set(events.values_list("user_id", flat=True)) == seated[game.pk]
+        turn = PlayerEvent.objects.get(game=game, kind="your_turn")
+        assert turn.user_id == waiting[game.pk].pk and turn.data["version"] == game.version
+
+
+def test_a_game_announced_again_in_a_later_batch_is_read_afresh(make_game, ada, bob, smtp):
+    """Nothing read for one claim is kept for the next: the game's next move, announced by
+    a later run, is told from the game as it is then."""
+    game = make_game(ada, bob)
+    Announcement.objects.all().delete()
+    play(game, 1)
+    assert hooks.announce_pending() == 1
+    play(game, 1)
+    assert hooks.announce_pending() == 1
+    game.refresh_from_db()
+    versions = set(
+        Notification.objects.filter(game=game, kind=Notification.Kind.TURN).values_list(
+            "version", flat=True
+        )
+    )
+    assert versions == {game.version - 1, game.version}
+    assert len(smtp.wait_for(2)) == 2

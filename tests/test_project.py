@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +46,25 @@ def test_production_settings_refuse_to_start_without_a_secret_key() -> None:
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_the_embedded_run_migrates_on_sqlite_and_seeds_a_game(tmp_path: Path) -> None:
+    """`make run` migrates a fresh SQLite file and seeds the demo games: every migration
+    must run there too (a PostgreSQL-only statement in one once broke it)."""
+    env = {
+        **os.environ,
+        "DEBUG": "true",
+        "DATABASE_URL": f"sqlite:///{tmp_path}/embedded.sqlite3",
+        "REDIS_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+    }
+    for command in (["migrate", "--noinput"], ["seed_demo"]):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *command],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert "ada@example.org" in result.stdout

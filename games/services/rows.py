@@ -1,4 +1,5 @@
-"""The move path's statements, each made once per process from the models' own metadata.
+"""The move path's statements (and the game view's read), each made once per process from the
+models' own metadata.
 
 Why: building a query costs the ORM several times what the database takes to run it. On the
 benchmark machine a locked read of the game row took 0.66 ms of Python through the ORM and

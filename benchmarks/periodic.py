@@ -50,24 +50,19 @@ have left on them.
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
+import statistics
+import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-
-# (This folder is not a package root: a module here named like the standard library's, as
-# benchmarks/email.py, must not hide it when the script is run by its path.)
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-import json  # noqa: E402
-import os  # noqa: E402
-import secrets  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from datetime import timedelta  # noqa: E402
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
-from typing import Any  # noqa: E402
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432")

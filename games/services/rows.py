@@ -117,12 +117,19 @@ def _game_sql(lock: bool, vendor: str) -> str:
     if lock and connection.features.has_select_for_update:
         of = connection.features.has_select_for_update_of
         locking = " FOR UPDATE OF g" if of else " FOR UPDATE"
+    columns = f"{_columns(Game, 'g')}, {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
+    return f"SELECT {columns} {_game_seats_users()}{locking}"
+
+
+def _game_seats_users() -> str:
+    """``FROM`` the game ``g``, its seats ``s`` in order and their players ``u``, for the
+    game whose key is the statement's one parameter."""
+    user_model = Seat.user.field.related_model
     return (
-        f"SELECT {_columns(Game, 'g')}, {_columns(Seat, 's')}, {_columns(user_model, 'u')} "
         f"FROM {_table(Game)} g "
         f"LEFT JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
         f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)} "
-        f"WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}{locking}"
+        f"WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}"
     )
 
 
@@ -274,12 +281,7 @@ def _table_sql(
         + listed(Seat, "s", seat_names)
         + listed(user_model, "u", user_names)
     )
-    return (
-        f"SELECT {columns} FROM {_table(Game)} g "
-        f"LEFT JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
-        f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)} "
-        f"WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}"
-    )
+    return f"SELECT {columns} {_game_seats_users()}"
 
 
 def table_values(

@@ -1,0 +1,63 @@
+"""Django's PostgreSQL backend, reading ``timestamptz`` columns with psycopg's C loader.
+
+Django (5.2) reads every ``timestamptz`` through a subclass of psycopg's *pure-Python*
+``TimestamptzLoader`` (to set the tzinfo to the connection's time zone), so a
+``psycopg[binary]`` install still parses each timestamp in Python: about 20 µs each, 13 of
+them in a move's locked read of the game with its seats and players, four or five in every
+API request's token check (Django ticket #36960, psycopg issue #1273: the C class cannot be
+subclassed). This backend gives the connections a loader that calls the C loader psycopg
+registered for the type, then sets the same tzinfo as Django's: the same values, parsed in
+C. Where psycopg has no C implementation, the class it registered is its Python one: the
+same as Django's.
+
+``settings.DATABASES`` uses it for every PostgreSQL database (``lords/settings.py``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+from django.db.backends.postgresql import base
+from psycopg.adapt import AdaptersMap, Loader
+from psycopg.pq import Format
+
+TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+
+@lru_cache
+def loader_for(zone: tzinfo | None) -> type[Loader]:
+    """A ``timestamptz`` loader answering in ``zone`` (None: naive), as Django's, with the
+    loader psycopg registered for the type (its C one, when it has one)."""
+    found = psycopg.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+    assert found is not None
+    registered: type[Any] = found
+
+    class TimestamptzLoader(Loader):
+        timezone = zone  # compared by Django's ``create_cursor`` with the connection's
+
+        def __init__(self, oid: int, context: Any = None) -> None:
+            super().__init__(oid, context)
+            self._load = registered(oid, context).load
+
+        def load(self, data: Any) -> datetime:
+            return self._load(data).replace(tzinfo=self.timezone)
+
+    return TimestamptzLoader
+
+
+@lru_cache
+def _adapters(template: AdaptersMap, zone: tzinfo | None) -> AdaptersMap:
+    adapters = AdaptersMap(template)
+    adapters.register_loader(TIMESTAMPTZ_OID, loader_for(zone))
+    return adapters
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    def get_connection_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = super().get_connection_params()
+        if "context" in params:  # (psycopg 3: Django's adapters for this time zone)
+            params["context"] = _adapters(params["context"], self.timezone)
+        return params

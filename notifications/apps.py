@@ -21,9 +21,12 @@ class NotificationsConfig(AppConfig):
         PROFILE_PARTS["email_choices"] = part()  # (issue 13: the email choices in /me/)
 
         from games.services.clock import QUIET_HOURS
+        from games.services.rows import PLAYER_ROWS
         from notifications.choices import quiet_hours_of
+        from notifications.models import EmailPreference
 
         QUIET_HOURS["email_choices"] = quiet_hours_of  # (issue 13: no deadline in them)
+        PLAYER_ROWS.append(EmailPreference)  # read with the game (issue 15: one round trip)
 
         from notifications.outbound import kick
 

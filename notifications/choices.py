@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -41,13 +41,20 @@ def quiet_end(pref: EmailPreference, zone_name: str, now: datetime) -> datetime 
     return clocks.quiet_end(now, clocks.QuietHours(start, end, zone_named(zone_name)))
 
 
-def quiet_hours_of(user_ids: Collection[int]) -> dict[int, tuple[time, time]]:
-    """The quiet hours of those of ``user_ids`` who have them, for the game clock (which
-    moves a deadline out of them; ``games.services.clock.QUIET_HOURS``): one query, on the
-    move path (so through ``rows``, without the ORM's query building)."""
-    found = rows.values(
-        EmailPreference, ("user_id", "quiet_from", "quiet_until"), key="user", keys=list(user_ids)
-    )
+def quiet_hours_of(users: Collection[Any]) -> dict[int, tuple[time, time]]:
+    """The quiet hours of those of ``users`` who have them, for the game clock (which moves
+    a deadline out of them; ``games.services.clock.QUIET_HOURS``). On the move path the
+    game's read brings each player's choices (``games.services.rows.PLAYER_ROWS``); else
+    one query (through ``rows``, without the ORM's query building)."""
+    related = EmailPreference.user.field.remote_field
+    if all(related.is_cached(user) for user in users):
+        prefs = [cast(EmailPreference | None, related.get_cached_value(u)) for u in users]
+        found = [(p.user_id, p.quiet_from, p.quiet_until) for p in prefs if p is not None]
+    else:
+        keys = [user.pk for user in users]
+        found = rows.values(
+            EmailPreference, ("user_id", "quiet_from", "quiet_until"), key="user", keys=keys
+        )
     return {
         user_id: (start, end)
         for user_id, start, end in found

@@ -35,12 +35,14 @@ from games.models import Game, Seat
 from games.services import rows
 from games.services.errors import InvalidRequest
 
-QuietHoursSource = Callable[[Collection[int]], Mapping[int, tuple[time, time]]]
+QuietHoursSource = Callable[[Collection[Any]], Mapping[int, tuple[time, time]]]
 QUIET_HOURS: dict[str, QuietHoursSource] = {}
-"""Where the clock learns players' quiet hours: user ids -> (from, until), wall-clock times
-in the player's zone, for those who have them. The quiet hours are the notifications app's
-(its email choices), which the games may not import: it fills this in its ``ready()``, as
-it fills ``accounts.api.PROFILE_PARTS``. Empty (no such app): no quiet hours."""
+"""Where the clock learns players' quiet hours: users -> their ids -> (from, until),
+wall-clock times in the player's zone, for those who have them (a source may find them on
+the users already, brought by the game's read: ``rows.PLAYER_ROWS``). The quiet hours are
+the notifications app's (its email choices), which the games may not import: it fills this
+in its ``ready()``, as it fills ``accounts.api.PROFILE_PARTS``. Empty (no such app): no
+quiet hours."""
 
 
 def clock_of(game: Game) -> Clock:
@@ -160,7 +162,7 @@ def quiet_hours_of(people: Sequence[Seat]) -> list[QuietHours]:
     return [
         QuietHours(start, end, users[user_id].zone)
         for source in QUIET_HOURS.values()
-        for user_id, (start, end) in source(list(users)).items()
+        for user_id, (start, end) in source(list(users.values())).items()
         if user_id in users
     ]
 
@@ -189,7 +191,7 @@ def settle_banks(
         seat.bank_left = bank_after(
             bank_of(game, seat), spent, turn_ended=ended, increment=clock.increment, cap=clock.cap
         )
-        seat.save(update_fields=["bank_left"])
+        rows.update(seat, ["bank_left"])
     return seats
 
 
@@ -315,4 +317,4 @@ def end_vacation_wait(
         refund = min(unused, seat.vacation_used)
         if refund > timedelta(0):
             seat.vacation_used -= refund
-            seat.save(update_fields=["vacation_used"])
+            rows.update(seat, ["vacation_used"])

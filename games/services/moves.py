@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.engines.base import Command, GameEngine, IllegalCommand, State
 from games.models import Game, Move, Seat
-from games.services import hooks
+from games.services import hooks, rows
 from games.services.bots import BOT_MOVES_PER_CALL, play_bot_entries
 from games.services.errors import (
     IdempotencyKeyReused,
@@ -130,19 +130,20 @@ def commit_commands(
     """Log ``entries`` (already applied, giving ``state``), let bots play, save, notify.
     The caller holds the game lock inside a transaction; ``seats``: the game's seats, if it
     has read them under that lock."""
-    moves = (
-        append_moves(game, entries, idempotency_key=idempotency_key, fingerprint=fingerprint)
-        if entries
-        else []
-    )
-    if game.status == Game.Status.ACTIVE:
-        state, bot_entries = play_bot_entries(engine, game, state, seats_read=seats)
-        if bot_entries:
-            # One submission, one batch: a replayed key returns the bot moves too.
-            batch = moves[0].seq if moves else None
-            moves.extend(append_moves(game, bot_entries, batch=batch))
-    save_game(game, engine, state, moved=bool(moves), seats_read=seats)
-    notify_after_commit(game, moves)
+    with rows.one_trip():  # the log, the game, its seats and the outbox row: one statement
+        moves = (
+            append_moves(game, entries, idempotency_key=idempotency_key, fingerprint=fingerprint)
+            if entries
+            else []
+        )
+        if game.status == Game.Status.ACTIVE:
+            state, bot_entries = play_bot_entries(engine, game, state, seats_read=seats)
+            if bot_entries:
+                # One submission, one batch: a replayed key returns the bot moves too.
+                batch = moves[0].seq if moves else None
+                moves.extend(append_moves(game, bot_entries, batch=batch))
+        save_game(game, engine, state, moved=bool(moves), seats_read=seats)
+        notify_after_commit(game, moves)
     return moves
 
 

@@ -105,14 +105,10 @@ def save_game(
 
 
 def _update_to_act(game: Game, seats: Sequence[Seat], waiting: Sequence[int]) -> None:
-    """One UPDATE for the seats whose flag changes (none if the game waits on the same
-    seats as before); the instances are brought up to date."""
-    wanted = {s.pk: s.order in waiting for s in seats}
-    changed = [s for s in seats if s.to_act != wanted[s.pk]]
-    if not changed:
-        return
-    rows.set_flag(
-        Seat, "to_act", on=[s.pk for s in changed if wanted[s.pk]], among=[s.pk for s in changed]
-    )
-    for s in changed:
-        s.to_act = wanted[s.pk]
+    """The seats whose flag changes (none if the game waits on the same seats as before) are
+    updated, instances and rows."""
+    for seat in seats:
+        wanted = seat.order in waiting
+        if seat.to_act != wanted:
+            seat.to_act = wanted
+            rows.update(seat, ["to_act"])

@@ -10,6 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.clocks import (
@@ -225,6 +227,29 @@ def test_a_deadline_that_would_fall_at_2am_for_the_player_waited_on_falls_at_7(
         _move(game)
         game.refresh_from_db()
         assert game.deadline == paris(2026, 11, 11, 7)  # across midnight
+
+
+@pytest.mark.django_db
+def test_a_move_learns_the_quiet_hours_with_the_game_it_locks(make_game, make_user):
+    """The players' email choices come with the game's locked read (one round trip), not
+    from a query of their own; a player without choices has none."""
+    pia, olu = _sleeper(make_user, "pia"), make_user("olu", time_zone="Europe/Paris")
+    with time_machine.travel(paris(2026, 11, 9, 2), tick=False) as clock:
+        game = make_game(pia, olu, turn_hours=24)
+        clock.shift(20 * H)  # 22:00 in Paris
+        for _ in range(2):  # each waits on the other: a sleeper, then one without choices
+            waited_on = seat_to_act(game).user
+            with CaptureQueriesContext(connection) as queries:
+                _move(game)
+            game.refresh_from_db()
+            alone = [
+                q["sql"] for q in queries if 'FROM "notifications_emailpreference"' in q["sql"]
+            ]
+            assert alone == []
+        # the last wait is on the one without quiet hours: a plain day
+        assert waited_on != seat_to_act(game).user
+        wait_of = {pia.pk: paris(2026, 11, 11, 7), olu.pk: paris(2026, 11, 10, 22)}
+        assert game.deadline == wait_of[seat_to_act(game).user_id]
 
 
 @pytest.mark.django_db

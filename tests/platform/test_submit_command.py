@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.engines.registry import get_engine
-from games.models import Game, Move
+from games.models import Announcement, Game, Move
 
 from .helpers import legal_text, seat_to_act, user_to_act
 
@@ -78,9 +78,42 @@ def test_the_game_waits_on_the_next_player(make_game, ada, bob):
     assert list(game.seats.filter(to_act=True)) == [after]
 
 
-def test_a_move_takes_few_queries(make_game, ada, bob):
+def test_a_move_is_one_locked_read_and_one_write(make_game, ada, bob):
+    """On PostgreSQL a move's writes (its Move, the game, the seats' flags and reminder
+    moments, the outbox row) go in one statement after the locked read (issue 15); the
+    database has them all."""
     game = make_game(ada, bob)
     user, text = user_to_act(game), legal_text(game)
+    waiting = seat_to_act(game)
     with CaptureQueriesContext(connection) as queries:
         services.submit_command(game=game, user=user, text=text, expected_version=0)
-    assert len(queries) <= 12, [q["sql"] for q in queries]
+    statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    if connection.vendor == "postgresql":
+        assert len(statements) == 2, statements
+        assert statements[0].startswith("SELECT") and statements[1].startswith("WITH")
+    game.refresh_from_db()
+    assert game.version == 1 and Move.objects.filter(game=game, seq=1).exists()
+    assert Announcement.objects.filter(game=game, seqs=[1]).exists()
+    waiting.refresh_from_db()
+    now_waiting = seat_to_act(game)
+    assert now_waiting.to_act and now_waiting.remind_at is not None
+    if now_waiting != waiting:
+        assert not waiting.to_act and waiting.remind_at is None
+
+
+def test_a_turn_ends_without_looking_for_offers_when_the_game_has_none(make_game, ada, bob):
+    """Offers lapse when their turn ends; the locked read already says whether the game has
+    any open (nobody can add one while it is held), so a game without them is not asked
+    again. (The lapse itself: tests/api/test_trades.py.)"""
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    engine = get_engine("lords-of-vegas")
+    while True:
+        before = Game.objects.get(pk=game.pk)
+        seat = seat_to_act(game)
+        with CaptureQueriesContext(connection) as queries:
+            services.submit_command(game=game, user=seat.user, text="end")
+        game.refresh_from_db()
+        assert before.state is not None and game.state is not None
+        if engine.turn_marker(before.state) != engine.turn_marker(game.state):
+            break
+    assert not [q["sql"] for q in queries if q["sql"].startswith('SELECT "games_tradeoffer"')]

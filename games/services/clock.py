@@ -121,8 +121,9 @@ def schedule_reminders(
     waiting: Collection[int] | None = None,
     read: Sequence[Seat] | None = None,
 ) -> None:
-    """A new deadline (a wait starts, a paused game resumes): the people's seats waited on
-    (``waiting``: seat orders; None: the seats flagged ``to_act``) get ``remind_at`` at
+    """A new deadline (a wait starts, a paused game resumes; None: the game is over): the
+    people's seats waited on (``waiting``: seat orders; None: the seats flagged ``to_act``)
+    get ``remind_at`` at
     :func:`reminder_floor`, when the reminder run looks at them and moves it on to their
     own lead time; the other seats none. One UPDATE, of this game's seats only; with the
     game's seats ``read`` under the lock (the move path), only the seats whose moment

@@ -90,8 +90,9 @@ def save_game(
         waiting = engine.to_act(state)
         if moved or game.deadline is None:
             game.deadline = clock.start_wait(game, read, waiting, now)
-    else:
+    else:  # over: nobody is waited on, nobody is to be reminded
         waiting = []
+        clock.schedule_reminders(game, None, waiting, seats_read)
     if seats_read is not None:
         rows.update(game, _SAVED_BY_A_MOVE)
         _update_to_act(game, seats_read, waiting)

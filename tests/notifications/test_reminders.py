@@ -188,6 +188,8 @@ def test_a_finished_game_reminds_no_one(make_game, ada, bob):
     deadline = _before(game, timedelta(0))
     play(game)  # to the end
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    # nothing left for the reminder run to look at (it reads only seats with a moment)
+    assert not game.seats.filter(remind_at__isnull=False).exists()
     with _at(deadline - 1 * H):
         assert services.send_reminders() == 0
     assert not _reminders(ada.email) and not _reminders(bob.email)

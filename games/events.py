@@ -15,15 +15,18 @@ author). Offers and messages reach the outbox as table changes (``hooks.table_ch
 from __future__ import annotations
 
 import base64
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer, Webhook
 
 if TYPE_CHECKING:
     from games.services.hooks import Batch
+
+log = logging.getLogger(__name__)
 
 WRITE_LOCK = 0x10D5_0018
 """The advisory lock under which event rows are written: their ids (a sequence) then
@@ -40,13 +43,40 @@ def record_moves(
 ) -> int:
     """The receiver of ``hooks.moves_committed``: a ``move`` event per move for every
     seated player, a ``your_turn`` event for each player the game now waits on. Returns
-    how many rows were offered (those already written are skipped). What the rows need
-    (the seats with their game's status, the moves) is read for the whole ``batch`` at
-    its first game: two queries per batch, not per game."""
-    seated = _seated(batch) if batch is not None else _read_seated({game_id: seqs})
+    how many rows were offered (those already written are skipped). With the drain's
+    ``batch``, the rows of all its games are read (two queries) and written (one
+    transaction) at its first game: see :func:`_write_batch`."""
+    if batch is None:
+        return write(_rows(game_id, seqs, _read_seated({game_id: seqs})))
+    written = batch.kept("games.events.written", lambda: _write_batch(batch))
+    if written is None:  # (the batch's write failed: each game on its own, as without one)
+        return write(_rows(game_id, seqs, _seated(batch)))
+    return written.get(game_id, 0)
+
+
+def _write_batch(batch: Batch) -> dict[int, int] | None:
+    """The rows of every game of ``batch``, written together: one transaction, one lock,
+    one INSERT, one webhook flag UPDATE for the claim instead of one each per game (a
+    drain run announces hundreds of games). How many rows each game offered; None if the
+    write failed (logged): each game then writes its own, and fails on its own, so a
+    failure keeps the announcements it concerns, as without a batch. The rows of the games
+    announced later in the batch become visible a little earlier; their announcements are
+    deleted after, as before, and a repeat writes nothing twice (the rows' keys)."""
+    seated = _seated(batch)
+    rows = {game_id: _rows(game_id, seqs, seated) for game_id, seqs in batch.games.items()}
+    try:
+        write([row for game_rows in rows.values() for row in game_rows])
+    except DatabaseError:
+        log.exception("the event feed's rows of %r: written game by game", batch)
+        return None
+    return {game_id: len(game_rows) for game_id, game_rows in rows.items()}
+
+
+def _rows(game_id: int, seqs: list[int], seated: Seated) -> list[PlayerEvent]:
+    """The game's rows for the announced ``seqs`` (none: no game, or nobody to tell)."""
     seats, moves = seated.get(game_id, ([], []))
-    if not seats:  # (no game, or nobody to tell)
-        return 0
+    if not seats:
+        return []
     status, version, deadline = seats[0][3:]
     wanted = set(seqs)
     rows = [
@@ -86,7 +116,7 @@ def record_moves(
             for user_id, to_act, bot, *_ in seats
             if to_act and not bot
         ]
-    return write(rows)
+    return rows
 
 
 Seated = dict[int, tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]]

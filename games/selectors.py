@@ -195,18 +195,21 @@ def moves_since(
     user: Any = None,
     seats: list[Seat] | None = None,
     traded: bool = True,
+    moves: list[Move] | None = None,
 ) -> list[dict[str, Any]]:
     """The Moves with ``seq > since`` (a client at version ``v`` asks ``since=v``; the
     default -1 includes the setup, Move 0), each with its events described in sentences
     (``seats``: the game's in order, when the caller read them already; ``traded`` False:
-    the caller knows no trade offer of the game was ever executed, no need to look)."""
+    the caller knows no trade offer of the game was ever executed, no need to look;
+    ``moves``: those Moves in order, when the caller read them already, with ``seats``:
+    the emails' drain reads them for a whole batch of games in one query)."""
     check_visible(game=game, user=user)
     names = seat_names(game, seats)
     engine = engine_for(game) if game.state is not None else None
-    moves = Move.objects.filter(game=game, seq__gt=since).order_by("seq")
     by_pk = {s.pk: s for s in seats} if seats is not None else None
-    if by_pk is None:
-        moves = moves.select_related("seat")
+    if moves is None:
+        read = Move.objects.filter(game=game, seq__gt=since).order_by("seq")
+        moves = list(read if by_pk is not None else read.select_related("seat"))
     credits = trade_credits(game, since, names) if traded else {}
     return [
         {

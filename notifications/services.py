@@ -22,14 +22,15 @@ from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
-from django.db.models import BooleanField, ExpressionWrapper, F, Max, Q
+from django.db import transaction
+from django.db.models import BooleanField, ExpressionWrapper, F, Max, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
 from games import selectors
 from games.models import ChatMessage, Game, Move, Seat, TradeOffer
-from games.services import talk
+from games.services import rows, talk
 from games.services.clock import clock_sentence
 from games.services.hooks import Batch
 from games.services.lookups import engine_for
@@ -190,10 +191,18 @@ def _newly_waiting(game: Game, seat: Seat) -> bool:
     last = None if seat.user_id is None else _told(game).get(seat.user_id)
     if last is None:
         return True
-    moves = list(
-        Move.objects.filter(game=game, seq__gt=last)
-        .order_by("seq")
-        .values("seq", "seat_id", "source", "events")
+    primed = _moves_after(game, last)
+    moves = (
+        list(
+            Move.objects.filter(game=game, seq__gt=last)
+            .order_by("seq")
+            .values("seq", "seat_id", "source", "events")
+        )
+        if primed is None
+        else [
+            {"seq": m.seq, "seat_id": m.seat_id, "source": m.source, "events": m.events}
+            for m in primed
+        ]
     )
     begins = TURN_BEGINS.get(game.game_type)
     if begins is None:  # an engine we know no turn event of: any own move is news
@@ -356,7 +365,61 @@ def _read_batch(batch: Batch) -> dict[int, Game]:
         _prime(game, "told", told.get(game_id, {}))
         _prime(game, "talked", game_id in talked)
         _prime(game, "traded", game_id in traded)
+    _prime_moves(list(games.values()))
     return games
+
+
+def _prime_moves(games: list[Game]) -> None:
+    """For the seats the batch's games wait on (a 'your turn' goes to them): each one's
+    latest moves (where "since your last move" starts) and the game's moves after that
+    or after the last 'your turn' told to its player, whichever is older (the email's
+    story, whether the decision is new), two queries for the whole batch instead of up to
+    three per email. The other recipients' (a forfeit, the end of a game) are read per
+    email."""
+    waiting = {
+        seat.pk: (game, seat)
+        for game in games
+        if game.status == Game.Status.ACTIVE
+        for seat in _seats(game)
+        if seat.to_act and _playing(seat)
+    }
+    if not waiting:
+        return
+    latest = _latest_seat_moves(list(waiting))
+    after: dict[int, int] = {}
+    for pk, (game, seat) in waiting.items():
+        _primed_seat_moves(game)[pk] = latest[pk]
+        last = _since_own_move(game, seat)[0]
+        own = -1 if last is None else last
+        told = None if seat.user_id is None else _told(game).get(seat.user_id)
+        since = own if told is None else min(own, told)
+        after[game.pk] = min(since, after.get(game.pk, since))
+    read = Q()
+    for game_id, since in after.items():
+        read |= Q(game_id=game_id, seq__gt=since)
+    moves: dict[int, list[Move]] = {game_id: [] for game_id in after}
+    for move in Move.objects.filter(read).order_by("game_id", "seq"):
+        moves[move.game_id].append(move)
+    for game in games:
+        if game.pk in after:
+            _prime(game, "moves after", (after[game.pk], moves[game.pk]))
+
+
+def _latest_seat_moves(seat_ids: list[int]) -> dict[int, list[tuple[Any, ...]]]:
+    """Each seat's :data:`SEAT_MOVES_READ` latest moves, newest first, as
+    :func:`_since_own_move` reads them for one seat."""
+    newest = Window(RowNumber(), partition_by=[F("seat_id")], order_by=F("seq").desc())
+    rows = (
+        _seat_moves(seat_ids)
+        .annotate(newest=newest)
+        .filter(newest__lte=SEAT_MOVES_READ)
+        .values_list("seat_id", *SEAT_MOVE_COLUMNS)
+        .order_by("seat_id", "-seq")
+    )
+    found: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in seat_ids}
+    for seat_id, *row in rows:
+        found[seat_id].append(tuple(row))
+    return found
 
 
 def reminder_window(game: Game) -> timedelta:
@@ -474,26 +537,33 @@ def claim(
     assert notice.seat.user_id is not None
     now = timezone.now()
     which = {"user_id": notice.seat.user_id, "game": game, "kind": notice.kind, "key": notice.key}
-    try:  # (the usual case first: a new email, one INSERT; get_or_create reads first)
-        with transaction.atomic():
-            return Notification.objects.create(
-                **which,
-                seat=notice.seat,
-                version=game.version,
-                verdict=verdict,
-                due_at=now + lease(),
-                **({} if message is None else _stored(message)),
-            )
-    except IntegrityError:
-        # The row exists (this email was claimed before); if not, the database refused the
-        # row for another reason, raised as get_or_create would.
-        pk = Notification.objects.filter(**which).values_list("pk", flat=True).first()
-        if pk is None:
-            raise
+    note = Notification(
+        **which,
+        seat=notice.seat,
+        version=game.version,
+        verdict=verdict,
+        due_at=now + lease(),
+        **({} if message is None else _stored(message)),
+    )
+    if _inserted(note):  # (the usual case: a new email, one statement)
+        return note
+    # The row exists: this email was claimed before.
+    pk = Notification.objects.filter(**which).values_list("pk", flat=True).get()
     takeable = Q(status=Notification.Status.FAILED) | Q(
         status=Notification.Status.SENDING, due_at__lte=now
     )
     return take_back(pk, takeable, now)
+
+
+def _inserted(note: Notification) -> bool:
+    """Create the claim's row unless it exists (True: created). Inside a caller's
+    transaction (the web process, an inbound email) in a savepoint, so that a row the
+    database refuses for another reason leaves that transaction usable; alone (the worker's
+    autocommit) the statement is its own transaction."""
+    if transaction.get_connection().in_atomic_block:
+        with transaction.atomic():
+            return rows.insert_new(note)
+    return rows.insert_new(note)
 
 
 def take_back(pk: int, condition: Q, now: datetime) -> Notification | None:
@@ -546,6 +616,11 @@ def stored_message(note: Notification) -> EmailMultiAlternatives:
     return message
 
 
+SENT_FIELDS = ("status", "sent_at", "due_at", "body_html", "error")
+"""What a sent email's row changes (written without the ORM's query building: once per
+email in a drain run)."""
+
+
 def send_stored(note: Notification) -> bool:
     """Send the row's stored email; mark it sent, or failed with its next try. True: sent."""
     try:
@@ -554,13 +629,10 @@ def send_stored(note: Notification) -> bool:
         log.exception("%s email %s for game #%s failed", note.kind, note.key, note.game_id)
         failed(note, exc)
         return False
-    Notification.objects.filter(pk=note.pk).update(
-        status=Notification.Status.SENT,
-        sent_at=timezone.now(),
-        due_at=None,
-        body_html="",  # the text stays (the player's data); the HTML served its resends
-        error="",
-    )
+    note.status, note.sent_at, note.due_at = Notification.Status.SENT, timezone.now(), None
+    note.body_html = ""  # the text stays (the player's data); the HTML served its resends
+    note.error = ""
+    rows.update(note, SENT_FIELDS)  # (one per email, right after the server's answer: 0012)
     return True
 
 
@@ -782,6 +854,7 @@ def _said(game: Game, seat: Seat, since: datetime | None) -> list[dict[str, Any]
 SEAT_MOVES_READ = 32
 """The seat's latest moves read at once to find its player's last own move (one query in
 the usual case; a seat with more system moves since reads the rest with two more)."""
+SEAT_MOVE_COLUMNS = ("seq", "created_at", "source", "text", "commanded")
 
 
 def _since_own_move(game: Game, seat: Seat) -> tuple[int | None, datetime | None, list[str]]:
@@ -791,23 +864,34 @@ def _since_own_move(game: Game, seat: Seat) -> tuple[int | None, datetime | None
     for them since (their missed deadlines), oldest first. One query for both in the
     usual case: the seat's latest moves, newest first, down to its last own one."""
     system = Move.Source.SYSTEM
-    columns = ("seq", "created_at", "source", "text", "commanded")
-    seat_moves = Move.objects.filter(game=game, seat=seat).annotate(
-        commanded=ExpressionWrapper(Q(command__isnull=False), output_field=BooleanField())
-    )
-    rows = list(seat_moves.order_by("-seq").values_list(*columns)[:SEAT_MOVES_READ])
+    rows = _primed_seat_moves(game).get(seat.pk)
+    if rows is None:
+        rows = list(_seat_moves([seat.pk]).filter(game=game).order_by("-seq")[:SEAT_MOVES_READ])
     own = next((r for r in rows if r[2] != system), None)
     if own is None and len(rows) == SEAT_MOVES_READ:  # (a long run of misses: read it all)
         mine = Move.objects.filter(game=game, seat=seat).exclude(source=system)
         found = mine.order_by("-seq").values_list("seq", "created_at").first()
         after = -1 if found is None else found[0]
-        rows = list(seat_moves.filter(seq__gt=after).order_by("-seq").values_list(*columns))
+        rows = list(_seat_moves([seat.pk]).filter(game=game, seq__gt=after).order_by("-seq"))
         own = None if found is None else (found[0], found[1], None, "", False)
     last = None if own is None else int(own[0])
     played = [
         r[3] for r in reversed(rows) if r[2] == system and r[4] and (last is None or r[0] > last)
     ]
     return (None, None, played) if own is None else (last, own[1], played)
+
+
+def _primed_seat_moves(game: Game) -> dict[int, list[tuple[Any, ...]]]:
+    """``{seat pk: its latest moves}`` read for the drain's batch (empty without one)."""
+    return _per_game(game, "seat moves", dict)
+
+
+def _seat_moves(seat_ids: list[int]) -> QuerySet[Move, tuple[Any, ...]]:
+    """The moves of the seats: seq, time, source, text and whether a command was played
+    (newest first once ordered)."""
+    commanded = ExpressionWrapper(Q(command__isnull=False), output_field=BooleanField())
+    moves = Move.objects.filter(seat_id__in=seat_ids).annotate(commanded=commanded)
+    return moves.values_list(*SEAT_MOVE_COLUMNS)
 
 
 def _missed(game: Game, seat: Seat, played: list[str]) -> dict[str, Any] | None:
@@ -832,7 +916,12 @@ def _events_since(
     forfeit is said as one (the log's sentence only says "resigned")."""
     since = -1 if last is None else last - 1 if including_it else last
     moves = selectors.moves_since(
-        game=game, since=since, user=user, seats=seats, traded=_traded(game)
+        game=game,
+        since=since,
+        user=user,
+        seats=seats,
+        traded=_traded(game),
+        moves=_moves_after(game, since),
     )
     by_order = {s.order: s for s in seats}
     sentences = []
@@ -846,6 +935,15 @@ def _events_since(
             sentences.append(sentence)
     shown = sentences[-EVENTS_SHOWN:]
     return shown, len(sentences) - len(shown)
+
+
+def _moves_after(game: Game, since: int) -> list[Move] | None:
+    """The game's moves after ``since``, in order, if the drain's batch read them (None:
+    not read, or not from that far back)."""
+    primed: tuple[int, list[Move]] | None = _per_game(game, "moves after", lambda: None)
+    if primed is None or primed[0] > since:
+        return None
+    return [m for m in primed[1] if m.seq > since]
 
 
 def _forfeit_sentence(game: Game, forfeiter: Seat | None, reader: Seat) -> str:

@@ -14,7 +14,9 @@ and skip only its building:
   (the same code runs on PostgreSQL and on the embedded SQLite; ``FOR UPDATE`` only where
   the database has it);
 - they run on Django's cursor in the caller's transaction, so Django's instrumentation (the
-  test suite's query counts, the debug toolbar) sees them like any other query.
+  test suite's query counts, the debug toolbar) sees them like any other query;
+- a move's writes are held by :func:`one_trip` and sent together: on PostgreSQL one
+  statement for the Move rows, the game, its seats and the outbox row (docs/decisions/0019).
 
 No signals are sent: the models of the move path have no receivers (and ``Move.save``'s
 append-only check does not apply to an INSERT). Everything else keeps using the ORM.
@@ -168,8 +170,9 @@ def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
     ``has_open_offers``: whether it has open trade offers, which nobody can add while the
     lock is held) and its seats in order, each with its user (and :data:`PLAYER_ROWS`), in
     one statement; None if there is no such game.
-    The seats are also the game's ``seats`` as ``prefetch_related`` would leave them, so
-    ``game.seats.all()`` reads no more."""
+    Without the lock (the game view's read), the seats are also the game's ``seats`` as
+    ``prefetch_related`` would leave them, so ``game.seats.all()`` reads no more; the move
+    path hands its seats on instead (building that queryset costs it ~0.1 ms)."""
     user_model = Seat.user.field.related_model
     extra = _player_rows()
     db = _db()
@@ -201,6 +204,8 @@ def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
         Seat.game.field.set_cached_value(seat, game)
         Seat.user.field.set_cached_value(seat, user)
         seats.append(seat)
+    if lock:
+        return game, seats
     # As ``prefetch_related("seats")`` leaves them (Django's own attributes for it).
     prefetched = game.seats.all()
     prefetched._result_cache = list(seats)
@@ -434,3 +439,31 @@ def table_values(
             user_values = _converted(db, user_model, names[2], user_row)
         seats.append((seat_values, user_values))
     return game_values, seats
+
+
+@cache
+def _insert_new_sql(model: type[models.Model], vendor: str) -> str:
+    insert = _insert_sql(model, 1, vendor)
+    return insert.replace(" RETURNING ", " ON CONFLICT DO NOTHING RETURNING ", 1)
+
+
+def insert_new(obj: models.Model) -> bool:
+    """Insert ``obj`` (a new instance, automatic primary key) unless a row with the same
+    unique values is there: ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` its key, one
+    statement (PostgreSQL, SQLite 3.35+), where ``save`` in a savepoint, catching the
+    unique violation, takes three round trips, or five in the worker's autocommit (the
+    notifications' claim: creating their row is the claim). True: inserted, ``obj`` has
+    its key; False: the row was there. Any other refusal (a check, a foreign key) raises."""
+    model = type(obj)
+    fields = [f for f in _fields(model) if f is not model._meta.pk]
+    db = _db()
+    values = [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
+    with db.cursor() as cursor:
+        cursor.execute(_insert_new_sql(model, db.vendor), values)
+        found = cursor.fetchone()
+    if found is None:
+        return False
+    obj.pk = found[0]
+    obj._state.adding = False
+    obj._state.db = db.alias
+    return True

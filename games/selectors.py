@@ -4,6 +4,7 @@ the seed is added here only once the game has finished)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
@@ -86,7 +87,7 @@ def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
     return [s.name for s in seats]
 
 
-def game_header(game: Game) -> dict[str, Any]:
+def game_header(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
     """What every answer about a game starts with (no engine work, nothing hidden)."""
     return {
         "id": game.pk,
@@ -103,7 +104,7 @@ def game_header(game: Game) -> dict[str, Any]:
         "started_at": game.started_at,
         "finished_at": game.finished_at,
         "deadline": game.deadline,
-        "clock": clock_summary(game),
+        "clock": clock_summary(game, seats),
     }
 
 
@@ -131,8 +132,8 @@ def _away_until(seat: Seat) -> Any:
 
 
 def seats_with_users(game: Game) -> list[Seat]:
-    """The game's seats in order, with their users: those read with the game if it was
-    (``rows.game_with_seats``, or ``prefetch_related("seats")``), else in one query."""
+    """The game's seats in order, with their users: those of ``prefetch_related("seats")``
+    if the caller's query had it, else in one query."""
     if "seats" in getattr(game, "_prefetched_objects_cache", {}):
         seats = list(game.seats.all())
     else:
@@ -166,7 +167,7 @@ def game_view(*, game: Game, user: Any, seats: list[Seat] | None = None) -> dict
             if mine is not None and not mine.resigned and mine.order in to_act:
                 legal = _legal(engine, game.state, mine.order)
     return {
-        **game_header(game),
+        **game_header(game, seats),
         "created_by": game.created_by_id,
         "seed_hash": game.seed_hash or None,
         "seed": game.seed if game.status == Game.Status.FINISHED else None,

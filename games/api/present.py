@@ -63,8 +63,8 @@ def move_log(game: Game, moves: list[dict[str, Any]]) -> dict[str, Any]:
     return {"version": max(game.version, moves[-1]["seq"] if moves else 0), "moves": moves}
 
 
-def game_view(game: Game, user: Any) -> dict[str, Any]:
-    return selectors.game_view(game=game, user=user)
+def game_view(game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
+    return selectors.game_view(game=game, user=user, seats=seats)
 
 
 def submission(result: MoveResult, user: Any) -> dict[str, Any]:

@@ -47,7 +47,7 @@ from games.api.serializers import (
     idempotency_key,
 )
 from games.engines import registry
-from games.models import Game
+from games.models import Game, Seat
 from games.services import tools
 from lords.api.base import ApiViewSet, valid
 from lords.api.schema import (
@@ -90,14 +90,18 @@ class GameViewSet(ApiViewSet):
 
     @staticmethod
     def game_answer(
-        game: Game, request: Request, code: int = status.HTTP_200_OK, tag: str | None = None
+        game: Game,
+        request: Request,
+        code: int = status.HTTP_200_OK,
+        tag: str | None = None,
+        seats: list[Seat] | None = None,
     ) -> Response:
         """The game as the caller may see it, with its ETag (``games.view_tags``: it starts
         with the version, for ``If-Match``; ``If-None-Match`` gets a 304 while it holds).
         ``tag``: read before the game, if the caller has it (a move landing in between
         makes the answer newer than its tag, never older)."""
         tag = tag or view_tags.current_tag(game.pk, request.user)
-        body = present.game_view(game, request.user)
+        body = present.game_view(game, request.user, seats)
         headers = {"ETag": tag or f'"{body["version"]}"', "Cache-Control": "private, no-cache"}
         return Response(body, status=code, headers=headers)
 
@@ -151,7 +155,7 @@ class GameViewSet(ApiViewSet):
                 )
         game, seats = lookups.visible_game_with_seats(game_id, request.user)
         tag = view_tags.view_tag(game, seats, request.user)  # the rows the view is made of
-        return self.game_answer(game, request, tag=tag)
+        return self.game_answer(game, request, tag=tag, seats=seats)
 
     @operation(
         "games_join",

@@ -123,11 +123,10 @@ def schedule_reminders(
 ) -> None:
     """A new deadline (a wait starts, a paused game resumes; None: the game is over): the
     people's seats waited on (``waiting``: seat orders; None: the seats flagged ``to_act``)
-    get ``remind_at`` at
-    :func:`reminder_floor`, when the reminder run looks at them and moves it on to their
-    own lead time; the other seats none. One UPDATE, of this game's seats only; with the
-    game's seats ``read`` under the lock (the move path), only the seats whose moment
-    changes are written, and the instances follow."""
+    get ``remind_at`` at :func:`reminder_floor`, when the reminder run looks at them and
+    moves it on to their own lead time; the other seats none. One UPDATE, of this game's
+    seats only; with the game's seats ``read`` under the lock (the move path), only the
+    seats whose moment changes are written, and the instances follow."""
     if read is not None and waiting is not None:
         _schedule_read(game, deadline, waiting, read)
         return
@@ -249,9 +248,15 @@ def _hours(raw: Mapping[str, Any], name: str, default: int, low: int) -> int:
     return value
 
 
-def clock_summary(game: Game) -> dict[str, Any]:
+def _by_order(seat: Seat) -> int:
+    return seat.order
+
+
+def clock_summary(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
     """The clock as the API and the pages show it: the settings, each player's bank (bank
-    clock: at the start of the current wait, in hours), and a pause the players asked for."""
+    clock: at the start of the current wait, in hours), and a pause the players asked for.
+    ``seats``: the game's, if the caller read them (else ``game.seats``, prefetched or
+    read)."""
     summary: dict[str, Any] = {
         "kind": game.clock,
         "turn_hours": game.turn_hours,
@@ -268,7 +273,7 @@ def clock_summary(game: Game) -> dict[str, Any]:
             cap_hours=game.bank_cap_hours,
             banks=[
                 {"seat": s.order, "hours": round(bank_of(game, s) / timedelta(hours=1), 1)}
-                for s in sorted(game.seats.all(), key=lambda s: s.order)  # (prefetched)
+                for s in sorted(game.seats.all() if seats is None else seats, key=_by_order)
                 if s.user_id is not None and not s.is_bot
             ],
         )

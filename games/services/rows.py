@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from games.models import Game, Seat, TradeOffer
+from games.models import Game, Seat
 
 M = TypeVar("M", bound=models.Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -134,58 +134,59 @@ def _player_rows() -> tuple[tuple[type[models.Model], Any], ...]:
 
 @cache
 def _game_sql(lock: bool, vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
+    """The locked read (``lock``) also locks the seats: after waiting for the lock, a
+    statement re-reads the rows it locks as their holder left them, but the rows it only
+    joins as they were when it began (PostgreSQL's ``FOR UPDATE`` in READ COMMITTED). So
+    the seats are an inner join there (the nullable side of an outer join cannot be
+    locked); the players and :data:`PLAYER_ROWS` (changed without the game's lock anyway)
+    are read as of the statement's start."""
     user_model = Seat.user.field.related_model
     locking = ""
     if lock and connection.features.has_select_for_update:
         of = connection.features.has_select_for_update_of
-        locking = " FOR UPDATE OF g" if of else " FOR UPDATE"
+        locking = " FOR UPDATE OF g, s" if of else " FOR UPDATE"
     columns = f"{_columns(Game, 'g')}, {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
     joins = ""
     for i, (model, field) in enumerate(extra):
         columns += f", {_columns(model, f'x{i}')}"
         joins += f" LEFT JOIN {_table(model)} x{i} ON x{i}.{_quoted(field)} = u.{_pk(user_model)}"
-    if lock:
-        offer = TradeOffer
-        columns += (
-            f", EXISTS (SELECT 1 FROM {_table(offer)} o WHERE o.{_quoted(offer.game.field)}"
-            f" = g.{_pk(Game)} AND o.{_quoted(_field(offer, 'status'))} = %s)"
-        )
-    return f"SELECT {columns} {_game_seats_users(joins)}{locking}"
+    return (
+        f"SELECT {columns} {_game_seats_users(joins, seats='INNER' if lock else 'LEFT')}{locking}"
+    )
 
 
-def _game_seats_users(joins: str = "") -> str:
-    """``FROM`` the game ``g``, its seats ``s`` in order and their players ``u`` (and
-    ``joins``), for the game whose key is the statement's one parameter."""
+def _game_seats_users(joins: str = "", seats: str = "LEFT") -> str:
+    """``FROM`` the game ``g``, its seats ``s`` in order (``seats``: the kind of join) and
+    their players ``u`` (and ``joins``), for the game whose key is the statement's one
+    parameter."""
     user_model = Seat.user.field.related_model
     return (
         f"FROM {_table(Game)} g "
-        f"LEFT JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
+        f"{seats} JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
         f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)}"
         f"{joins} WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}"
     )
 
 
 def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
-    """The game row (``lock``: under the write lock, ``SELECT ... FOR UPDATE``, and
-    ``has_open_offers``: whether it has open trade offers, which nobody can add while the
-    lock is held) and its seats in order, each with its user (and :data:`PLAYER_ROWS`), in
-    one statement; None if there is no such game.
-    Without the lock (the game view's read), the seats are also the game's ``seats`` as
-    ``prefetch_related`` would leave them, so ``game.seats.all()`` reads no more; the move
-    path hands its seats on instead (building that queryset costs it ~0.1 ms)."""
+    """The game row and its seats in order, each with its user (and, ``lock``ed, each
+    user's :data:`PLAYER_ROWS`), in one statement; None if there is no such game.
+    ``lock``: the game and its seats under the write lock (``SELECT ... FOR UPDATE``), as
+    the last holder of the lock left them. (The callers hand the seats on to what needs
+    them: ``game.seats`` would read them again.)"""
     user_model = Seat.user.field.related_model
-    extra = _player_rows()
+    extra = _player_rows() if lock else ()
     db = _db()
     with db.cursor() as cursor:
-        params: list[Any] = [str(TradeOffer.Status.OPEN), pk] if lock else [pk]
-        cursor.execute(_game_sql(lock, db.vendor, extra), params)
+        cursor.execute(_game_sql(lock, db.vendor, extra), [pk])
         found = cursor.fetchall()
+    if not found and lock:  # no such game, or one without seats (the inner join's)
+        game = Game.objects.select_for_update().filter(pk=pk).first()
+        return None if game is None else (game, [])
     if not found:
         return None
     n_game, n_seat, n_user = len(_fields(Game)), len(_fields(Seat)), len(_fields(user_model))
     game = _instance(db, Game, found[0][:n_game])
-    if lock:  # as ``annotate(has_open_offers=Exists(...))`` would leave it
-        game.has_open_offers = bool(found[0][-1])  # type: ignore[attr-defined]
     seats = []
     for row in found:
         if row[n_game] is None:  # a game without seats (the LEFT JOIN's empty side)
@@ -204,14 +205,6 @@ def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
         Seat.game.field.set_cached_value(seat, game)
         Seat.user.field.set_cached_value(seat, user)
         seats.append(seat)
-    if lock:
-        return game, seats
-    # As ``prefetch_related("seats")`` leaves them (Django's own attributes for it).
-    prefetched = game.seats.all()
-    prefetched._result_cache = list(seats)
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    accessor = Seat.game.field.remote_field.get_accessor_name() or "seats"
-    game._prefetched_objects_cache = {accessor: prefetched}  # type: ignore[attr-defined]
     return game, seats
 
 
@@ -234,16 +227,20 @@ def update(instance: models.Model, names: Sequence[str]) -> None:
 
 def _update_now(db: BaseDatabaseWrapper, instance: models.Model, names: Sequence[str]) -> None:
     with db.cursor() as cursor:
-        cursor.execute(*_update_statement(db, instance, names))
+        cursor.execute(*_update_statement(db, {n: instance for n in names}))
 
 
 def _update_statement(
-    db: BaseDatabaseWrapper, instance: models.Model, names: Sequence[str]
+    db: BaseDatabaseWrapper, fields: dict[str, models.Model]
 ) -> tuple[str, list[Any]]:
-    model = type(instance)
-    fields = [_field(model, n) for n in names]
-    values = [f.get_db_prep_save(getattr(instance, f.attname), db) for f in fields]
-    return _update_sql(model, tuple(names), db.vendor), [*values, instance.pk]
+    """The UPDATE of one row: each field's value from its own instance (of that row)."""
+    first = next(iter(fields.values()))
+    model = type(first)
+    values = []
+    for name, instance in fields.items():
+        field = _field(model, name)
+        values.append(field.get_db_prep_save(getattr(instance, field.attname), db))
+    return _update_sql(model, tuple(fields), db.vendor), [*values, first.pk]
 
 
 @cache
@@ -297,17 +294,19 @@ def _keyed(db: BaseDatabaseWrapper, objs: Sequence[models.Model], keys: Sequence
 
 
 class _Held:
-    """The writes held by :func:`one_trip`: each instance's fields to update (one UPDATE per
-    row, whatever the number of calls: a statement may not change a row twice), and the
-    INSERTs in order."""
+    """The writes held by :func:`one_trip`: the fields to update per row, each with the
+    instance whose value it takes (two instances of one row may each name their own; one
+    UPDATE per row, whatever the number of calls: a statement may not change a row twice),
+    and the INSERTs in order."""
 
     def __init__(self) -> None:
-        self.updates: dict[tuple[type[models.Model], Any], tuple[models.Model, list[str]]] = {}
+        self.updates: dict[tuple[type[models.Model], Any], dict[str, models.Model]] = {}
         self.inserts: list[list[models.Model]] = []
 
     def update(self, instance: models.Model, names: Sequence[str]) -> None:
-        _, held = self.updates.setdefault((type(instance), instance.pk), (instance, []))
-        held.extend(n for n in names if n not in held)
+        assert instance.pk is not None, "an update of a row that is not written yet"
+        fields = self.updates.setdefault((type(instance), instance.pk), {})
+        fields.update((n, instance) for n in names)
 
 
 _held: ContextVar[_Held | None] = ContextVar("rows_held", default=None)
@@ -326,10 +325,10 @@ def one_trip() -> Iterator[None]:
     instances get their keys at the end, and nothing is written if the block raises (the
     caller's transaction is being undone anyway). What it asks of them: not to read, inside
     the block, rows it holds writes for (nothing on the move path does: it works on the
-    instances it read under the lock). Nested blocks send with the outermost."""
-    if _held.get() is not None:
-        yield
-        return
+    instances it read under the lock), nor to roll a savepoint back inside it (its held
+    writes would still be sent). Blocks do not nest: an inner caller would get instances
+    without keys."""
+    assert _held.get() is None, "rows.one_trip() blocks do not nest"
     held = _Held()
     token = _held.set(held)
     try:
@@ -344,11 +343,12 @@ def _send(held: _Held) -> None:
     if db.vendor != "postgresql" or len(held.inserts) + len(held.updates) < 2:
         for objs in held.inserts:
             insert(objs)
-        for instance, names in held.updates.values():
-            _update_now(db, instance, names)
+        with db.cursor() as cursor:
+            for fields in held.updates.values():
+                cursor.execute(*_update_statement(db, fields))
         return
     statements = [_insert_statement(db, objs) for objs in held.inserts]
-    statements += [_update_statement(db, i, names) for i, names in held.updates.values()]
+    statements += [_update_statement(db, fields) for fields in held.updates.values()]
     with db.cursor() as cursor:
         cursor.execute(*_together(statements, inserts=len(held.inserts)))
         keys = cursor.fetchone() if held.inserts else ()
@@ -361,7 +361,8 @@ def _together(statements: Sequence[tuple[str, list[Any]]], inserts: int) -> tupl
     """One PostgreSQL statement running ``statements`` (each in a ``WITH`` clause: all run,
     once, to completion, whether read or not). Its one row holds, for each of the first
     ``inserts`` statements (INSERTs ... RETURNING the key), the array of their keys in the
-    order of their rows."""
+    order of their rows (the order ``RETURNING`` gives them in, as ``bulk_create`` relies
+    on)."""
     clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements))
     keys = ", ".join(f"ARRAY(SELECT * FROM w{i})" for i in range(inserts)) or "1"
     return f"WITH {clauses} SELECT {keys}", [p for _, params in statements for p in params]

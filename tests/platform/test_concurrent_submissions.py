@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
+from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from games import services
 from games.engines.registry import get_engine
 from games.models import Game, Move
+
+from .helpers import legal_text, seat_to_act
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -143,3 +147,42 @@ def test_the_same_key_from_many_workers_at_once_applies_once(make_game, ada, bob
     assert sorted(r[0] for r in out) == [False] + [True] * (THREADS - 1), out
     assert len({(r[1], tuple(r[2])) for r in out}) == 1  # everyone got the same answer
     assert Move.objects.filter(game=game).count() == 2
+
+
+def test_a_move_that_waited_for_the_lock_leaves_each_seat_waited_on_as_the_game_says(
+    make_game, ada, bob
+):
+    """Whose turn the lists and reminders show (the seats' flags and reminder moments) is
+    whose turn the game says, when a move waited for the game's lock while the move before
+    it changed the seats: it reads them as that move left them."""
+    game = make_game(ada, bob)
+    engine = get_engine("vegas")
+    first, second = seat_to_act(game), None
+    out: list = []
+
+    def reply(user: Any, text: str) -> None:  # the second player's, by email: no version
+        try:
+            services.submit_command(game=game.pk, user=user, text=text, source="email")
+            out.append("applied")
+        except Exception as exc:  # pragma: no cover - reported by the assertion below
+            out.append(repr(exc))
+        finally:
+            connection.close()
+
+    with transaction.atomic():  # the first move holds the lock until this commits
+        services.submit_command(game=game.pk, user=first.user, text=legal_text(game))
+        after = Game.objects.get(pk=game.pk)
+        assert after.state is not None
+        second = after.seats.select_related("user").get(order=engine.to_act(after.state)[0])
+        assert second.order != first.order
+        thread = threading.Thread(target=reply, args=(second.user, legal_text(after)))
+        thread.start()
+        time.sleep(0.5)  # it reads the game and waits for the lock
+    thread.join(timeout=30)
+    assert out == ["applied"]
+    game.refresh_from_db()
+    assert game.version == 2 and game.state is not None
+    waiting = set(engine.to_act(game.state))
+    seats = list(game.seats.all())
+    assert {s.order for s in seats if s.to_act} == waiting
+    assert {s.order for s in seats if s.remind_at is not None} == waiting

@@ -99,21 +99,3 @@ def test_a_move_is_one_locked_read_and_one_write(make_game, ada, bob):
     assert now_waiting.to_act and now_waiting.remind_at is not None
     if now_waiting != waiting:
         assert not waiting.to_act and waiting.remind_at is None
-
-
-def test_a_turn_ends_without_looking_for_offers_when_the_game_has_none(make_game, ada, bob):
-    """Offers lapse when their turn ends; the locked read already says whether the game has
-    any open (nobody can add one while it is held), so a game without them is not asked
-    again. (The lapse itself: tests/api/test_trades.py.)"""
-    game = make_game(ada, bob, game_type="lords-of-vegas")
-    engine = get_engine("lords-of-vegas")
-    while True:
-        before = Game.objects.get(pk=game.pk)
-        seat = seat_to_act(game)
-        with CaptureQueriesContext(connection) as queries:
-            services.submit_command(game=game, user=seat.user, text="end")
-        game.refresh_from_db()
-        assert before.state is not None and game.state is not None
-        if engine.turn_marker(before.state) != engine.turn_marker(game.state):
-            break
-    assert not [q["sql"] for q in queries if q["sql"].startswith('SELECT "games_tradeoffer"')]

@@ -454,7 +454,8 @@ def insert_new(obj: models.Model) -> bool:
     statement (PostgreSQL, SQLite 3.35+), where ``save`` in a savepoint, catching the
     unique violation, takes three round trips, or five in the worker's autocommit (the
     notifications' claim: creating their row is the claim). True: inserted, ``obj`` has
-    its key; False: the row was there. Any other refusal (a check, a foreign key) raises."""
+    its key; False: the row was there. Any other refusal (a check, a foreign key) raises.
+    It answers at once: :func:`one_trip` does not hold it."""
     model = type(obj)
     fields = [f for f in _fields(model) if f is not model._meta.pk]
     db = _db()

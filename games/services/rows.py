@@ -133,36 +133,29 @@ def _player_rows() -> tuple[tuple[type[models.Model], Any], ...]:
 
 
 @cache
-def _game_sql(lock: bool, vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
-    """The locked read (``lock``) also locks the seats: after waiting for the lock, a
-    statement re-reads the rows it locks as their holder left them, but the rows it only
-    joins as they were when it began (PostgreSQL's ``FOR UPDATE`` in READ COMMITTED). So
-    the seats are an inner join there (the nullable side of an outer join cannot be
-    locked); the players and :data:`PLAYER_ROWS` (changed without the game's lock anyway)
-    are read as of the statement's start."""
+def _game_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
     user_model = Seat.user.field.related_model
-    locking = ""
-    if lock and connection.features.has_select_for_update:
-        of = connection.features.has_select_for_update_of
-        locking = " FOR UPDATE OF g, s" if of else " FOR UPDATE"
     columns = f"{_columns(Game, 'g')}, {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
     joins = ""
     for i, (model, field) in enumerate(extra):
         columns += f", {_columns(model, f'x{i}')}"
         joins += f" LEFT JOIN {_table(model)} x{i} ON x{i}.{_quoted(field)} = u.{_pk(user_model)}"
-    return (
-        f"SELECT {columns} {_game_seats_users(joins, seats='INNER' if lock else 'LEFT')}{locking}"
-    )
+    return f"SELECT {columns} {_game_seats_users(joins)}"
 
 
-def _game_seats_users(joins: str = "", seats: str = "LEFT") -> str:
-    """``FROM`` the game ``g``, its seats ``s`` in order (``seats``: the kind of join) and
-    their players ``u`` (and ``joins``), for the game whose key is the statement's one
-    parameter."""
+@cache
+def _lock_sql(vendor: str) -> str:
+    locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return f"SELECT {_pk(Game)} FROM {_table(Game)} WHERE {_pk(Game)} = %s{locking}"
+
+
+def _game_seats_users(joins: str = "") -> str:
+    """``FROM`` the game ``g``, its seats ``s`` in order and their players ``u`` (and
+    ``joins``), for the game whose key is the statement's one parameter."""
     user_model = Seat.user.field.related_model
     return (
         f"FROM {_table(Game)} g "
-        f"{seats} JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
+        f"LEFT JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
         f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)}"
         f"{joins} WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}"
     )
@@ -171,18 +164,23 @@ def _game_seats_users(joins: str = "", seats: str = "LEFT") -> str:
 def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
     """The game row and its seats in order, each with its user (and, ``lock``ed, each
     user's :data:`PLAYER_ROWS`), in one statement; None if there is no such game.
-    ``lock``: the game and its seats under the write lock (``SELECT ... FOR UPDATE``), as
-    the last holder of the lock left them. (The callers hand the seats on to what needs
-    them: ``game.seats`` would read them again.)"""
+    ``lock``: under the game's write lock, taken first by a statement of its own. (Not in
+    the same statement: one that waits for a row lock re-reads the row it locks as the
+    holder left it, but what it joins as it was when it began: a move waiting behind
+    another would read the seats from before it. Locking the seats too, ``FOR UPDATE OF
+    g, s``, deadlocked moves racing for one game with the foreign-key checks of their
+    commits.) (The callers hand the seats on to what needs them: ``game.seats`` would
+    read them again.)"""
     user_model = Seat.user.field.related_model
     extra = _player_rows() if lock else ()
     db = _db()
     with db.cursor() as cursor:
-        cursor.execute(_game_sql(lock, db.vendor, extra), [pk])
+        if lock:
+            cursor.execute(_lock_sql(db.vendor), [pk])
+            if cursor.fetchone() is None:
+                return None
+        cursor.execute(_game_sql(db.vendor, extra), [pk])
         found = cursor.fetchall()
-    if not found and lock:  # no such game, or one without seats (the inner join's)
-        game = Game.objects.select_for_update().filter(pk=pk).first()
-        return None if game is None else (game, [])
     if not found:
         return None
     n_game, n_seat, n_user = len(_fields(Game)), len(_fields(Seat)), len(_fields(user_model))

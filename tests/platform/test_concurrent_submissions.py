@@ -16,7 +16,12 @@ from games.models import Game, Move
 
 from .helpers import legal_text, seat_to_act
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    # a worker thread that dies (a deadlock, say) fails the test
+    pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning"),
+]
 
 THREADS = 8
 

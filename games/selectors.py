@@ -452,7 +452,11 @@ def changed_lots(*, game: Game, user: Any) -> list[str]:
     since = last_move_of(game=game, user=user)
     if since is None or since >= game.version:
         return []
-    before = position_at(game=game, seq=since, user=user)["view"]
+    return lots_changed(position_at(game=game, seq=since, user=user)["view"], now)
+
+
+def lots_changed(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """The lots whose tile or marker differs between two views of a board, in order."""
     lots = set(before["tiles"]) | set(now["tiles"]) | set(before["markers"]) | set(now["markers"])
     return sorted(
         lot

@@ -99,14 +99,7 @@ def changed_lots(*, game: Game, user: Any, seat: int) -> list[str]:
     now = engine_for(game).view(game.state, None)
     if "tiles" not in now:
         return []
-    before = _lots_at(game, since, seat, user)
-    lots = set(before["tiles"]) | set(now["tiles"]) | set(before["markers"]) | set(now["markers"])
-    return sorted(
-        lot
-        for lot in lots
-        if before["tiles"].get(lot) != now["tiles"].get(lot)
-        or before["markers"].get(lot) != now["markers"].get(lot)
-    )
+    return selectors.lots_changed(_lots_at(game, since, seat, user), now)
 
 
 def _lots_at(game: Game, seq: int, seat: int, user: Any) -> dict[str, Any]:

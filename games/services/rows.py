@@ -149,6 +149,13 @@ def _lock_sql(vendor: str) -> str:
     return f"SELECT {_pk(Game)} FROM {_table(Game)} WHERE {_pk(Game)} = %s{locking}"
 
 
+def _several_per_query(db: BaseDatabaseWrapper) -> bool:
+    """Whether one query string may hold several statements: PostgreSQL with Django's
+    default client-side binding (psycopg's simple query protocol; not with
+    ``server_side_binding``)."""
+    return db.vendor == "postgresql" and not db.settings_dict["OPTIONS"].get("server_side_binding")
+
+
 def _game_seats_users(joins: str = "") -> str:
     """``FROM`` the game ``g``, its seats ``s`` in order and their players ``u`` (and
     ``joins``), for the game whose key is the statement's one parameter."""
@@ -169,17 +176,26 @@ def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
     holder left it, but what it joins as it was when it began: a move waiting behind
     another would read the seats from before it. Locking the seats too, ``FOR UPDATE OF
     g, s``, deadlocked moves racing for one game with the foreign-key checks of their
-    commits.) (The callers hand the seats on to what needs them: ``game.seats`` would
-    read them again.)"""
+    commits.) On PostgreSQL the two statements go in one round trip: a query string of
+    two statements, each with its own snapshot, the read's taken once the lock is held.
+    (The callers hand the seats on to what needs them: ``game.seats`` would read them
+    again.)"""
     user_model = Seat.user.field.related_model
     extra = _player_rows() if lock else ()
     db = _db()
     with db.cursor() as cursor:
-        if lock:
+        if not lock:
+            cursor.execute(_game_sql(db.vendor, extra), [pk])
+        elif _several_per_query(db):
+            cursor.execute(f"{_lock_sql(db.vendor)}; {_game_sql(db.vendor, extra)}", [pk, pk])
+            if cursor.fetchone() is None:
+                return None
+            cursor.nextset()
+        else:
             cursor.execute(_lock_sql(db.vendor), [pk])
             if cursor.fetchone() is None:
                 return None
-        cursor.execute(_game_sql(db.vendor, extra), [pk])
+            cursor.execute(_game_sql(db.vendor, extra), [pk])
         found = cursor.fetchall()
     if not found:
         return None

@@ -79,9 +79,10 @@ def test_the_game_waits_on_the_next_player(make_game, ada, bob):
 
 
 def test_a_move_is_the_lock_one_read_and_one_write(make_game, ada, bob):
-    """On PostgreSQL a move takes the game's lock, reads the game with its seats and players
-    in one statement, and sends its writes (its Move, the game, the seats' flags and
-    reminder moments, the outbox row) in one more (issue 15); the database has them all."""
+    """On PostgreSQL a move takes the game's lock and reads the game with its seats and
+    players in one round trip (two statements), and sends its writes (its Move, the game,
+    the seats' flags and reminder moments, the outbox row) in one more (issue 15); the
+    database has them all."""
     game = make_game(ada, bob)
     user, text = user_to_act(game), legal_text(game)
     waiting = seat_to_act(game)
@@ -89,8 +90,9 @@ def test_a_move_is_the_lock_one_read_and_one_write(make_game, ada, bob):
         services.submit_command(game=game, user=user, text=text, expected_version=0)
     statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
     if connection.vendor == "postgresql":
-        assert [s.split(" ", 1)[0] for s in statements] == ["SELECT", "SELECT", "WITH"]
-        assert statements[0].endswith("FOR UPDATE")
+        assert [s.split(" ", 1)[0] for s in statements] == ["SELECT", "WITH"]
+        lock, read = statements[0].split("; ")
+        assert lock.endswith("FOR UPDATE") and "JOIN" in read
     game.refresh_from_db()
     assert game.version == 1 and Move.objects.filter(game=game, seq=1).exists()
     assert Announcement.objects.filter(game=game, seqs=[1]).exists()

@@ -17,7 +17,8 @@ What it does, talking only to 127.0.0.1:
    (joins, starts) are deleted: only the emails of moves are measured.
 3. Starts an SMTP server (aiosmtpd, a process of its own) that writes one line per message
    received (time, Message-ID), and a real worker, ``celery -A lords worker`` (prefork,
-   ``CONCURRENCY`` processes, the project's settings: acks late, prefetch 1) on Redis. This
+   the project's settings: two processes per core, acks late, prefetch 1; ``CONCURRENCY``
+   sets another number of processes) on Redis. This
    process plays Celery beat: it sends ``games.tasks.announce_moves`` every
    ``ANNOUNCE_EVERY_SECONDS`` (default 2) with beat's expiry (five periods), and
    ``notifications.tasks.send_due`` every 30 s.
@@ -41,7 +42,8 @@ Targets (documented, not asserted): >= 200 emails/s (backlog and live, where the
 allows); the outbox part of a move <= 0.3 ms.
 
 Environment knobs: PG_URL, BENCH_DB, REDIS_URL, GAMES (default 600), USERS (300),
-CONCURRENCY (2), ANNOUNCE_EVERY_SECONDS, REQUEST_SAMPLES (2000), SMTP_PORT.
+CONCURRENCY (the settings': 2 per core), ANNOUNCE_EVERY_SECONDS, REQUEST_SAMPLES (2000),
+SMTP_PORT.
 
 Figures: ``benchmarks/README.md`` ("Turn emails").
 """
@@ -68,7 +70,8 @@ BENCH_DB = os.environ.get("BENCH_DB", "lords_email_bench")
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12")
 GAMES = int(os.environ.get("GAMES", "600"))
 USERS = int(os.environ.get("USERS", "300"))
-CONCURRENCY = int(os.environ.get("CONCURRENCY", "2"))
+CONCURRENCY = os.environ.get("CONCURRENCY")
+"""Worker processes; unset: the project's setting (``CELERY_WORKER_CONCURRENCY``)."""
 TICK = float(os.environ.get("ANNOUNCE_EVERY_SECONDS", "2"))
 REQUEST_SAMPLES = int(os.environ.get("REQUEST_SAMPLES", "2000"))
 SMTP_PORT = int(os.environ.get("SMTP_PORT", "8725"))
@@ -226,11 +229,22 @@ def move_once(game_id: int) -> int:
 # -- the worker and the ticks ------------------------------------------------------------------
 
 
+def processes() -> int:
+    """The worker's processes: ``CONCURRENCY``, else what the settings give it."""
+    if CONCURRENCY:
+        return int(CONCURRENCY)
+    from django.conf import settings  # (after prepare(): the benchmark's settings)
+
+    return int(settings.CELERY_WORKER_CONCURRENCY)
+
+
 class Worker:
     def __init__(self, queue: str, workdir: Path) -> None:
         self.queue = queue
         command = [sys.executable, "-m", "celery", "-A", "lords", "worker"]
-        command += ["--pool", "prefork", "--concurrency", str(CONCURRENCY), "-Q", queue]
+        command += ["--pool", "prefork", "-Q", queue]
+        if CONCURRENCY:
+            command += ["--concurrency", CONCURRENCY]
         command += ["--loglevel", "warning", "--without-mingle", "--without-gossip"]
         command += ["--without-heartbeat", "-n", f"{queue}@%h"]
         env = {**os.environ, **ENV, "CELERY_TASK_DEFAULT_QUEUE": queue}
@@ -495,8 +509,8 @@ def main() -> None:
     workdir = Path(f"/tmp/lords-email-bench-{os.getpid()}")
     workdir.mkdir()
     inbox = workdir / "received.txt"
-    log(f"database {BENCH_DB}, {GAMES} games, {USERS} people, worker x{CONCURRENCY}")
     prepare()
+    log(f"database {BENCH_DB}, {GAMES} games, {USERS} people, worker x{processes()}")
     smtp = subprocess.Popen(
         [sys.executable, __file__, "--smtp", str(SMTP_PORT), str(inbox)],
         stdout=subprocess.PIPE,
@@ -520,7 +534,7 @@ def main() -> None:
         result["request"] = request_cost(games, queue)
         result["check"] = check(inbox)
         result["machine"] = {"load": os.getloadavg()[0], "cpus": os.cpu_count()}
-        result["config"] = {"games": GAMES, "users": USERS, "concurrency": CONCURRENCY}
+        result["config"] = {"games": GAMES, "users": USERS, "concurrency": processes()}
         report(result)
     finally:
         if worker is not None:

@@ -6,6 +6,7 @@ Embedded defaults (SQLite, no Redis, an on-disk Celery broker, mail to the conso
 loudly at start (django-environ raises ``ImproperlyConfigured``).
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -130,6 +131,12 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Two worker processes per core (Celery's default is one): an email spends about 40 % of its
+# wall time waiting for PostgreSQL and the SMTP server, which other processes fill. On two
+# cores, 4 processes delivered a backlog at 222 emails/s (median of 4 runs), 3 at 212 (7),
+# 2 at 185 (10), at the same CPU per email (docs/decisions/0020-worker-processes.md).
+# ``celery worker --concurrency N`` still wins (``make run`` uses one).
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=2 * (os.cpu_count() or 1))
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

@@ -59,12 +59,24 @@ def worker(settings: Any) -> Iterator[str]:
                 client.delete(key)
 
 
+WORKER_WAIT = 60.0
+"""Seconds: the worker starts, then drains through Redis; a loaded CI machine is slow."""
+
+
+def arrived(smtp: Any, count: int) -> None:
+    """Wait for ``count`` emails; fail saying so if they do not come (a silent timeout would
+    fail later, on a question the missing email cannot answer)."""
+    got = smtp.wait_for(count, timeout=WORKER_WAIT)
+    subjects = [m["Subject"] for m in got]
+    assert len(got) >= count, f"{len(got)} of {count} emails in {WORKER_WAIT:.0f} s: {subjects}"
+
+
 def test_a_submitted_move_reaches_the_player_through_the_worker(worker, make_game, ada, bob, smtp):
     game = make_game(ada, bob)
     announce_moves.delay()  # (Celery beat's tick): the join and the start, through the worker
     first = game.seats.select_related("user").get(to_act=True).user
     other = bob if first == ada else ada
-    smtp.wait_for(3)  # Bob joined (to Ada); the game started (to both: the first to act's
+    arrived(smtp, 3)  # Bob joined (to Ada); the game started (to both: the first to act's
     started = [m["Subject"] for m in smtp.to(first.email)]  # is their 'your turn')
     assert any(f"[Lords #{game.pk}]" in s and "started" in s for s in started)
     engine = get_engine("vegas")
@@ -72,7 +84,7 @@ def test_a_submitted_move_reaches_the_player_through_the_worker(worker, make_gam
     text = engine.format(engine.legal_commands(game.state, engine.to_act(game.state)[0])[0])
     services.submit_command(game=game.pk, user=first, text=text)
     announce_moves.delay()
-    smtp.wait_for(4)
+    arrived(smtp, 4)
     game.refresh_from_db()
     assert game.seats.get(to_act=True).user == other
     turns = [m["Subject"] for m in smtp.to(other.email) if "Your turn" in m["Subject"]]

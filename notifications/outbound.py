@@ -20,14 +20,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import logging
 import socket
+import ssl
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -150,48 +150,86 @@ def refused_address(url: str) -> str:
     """Why Lords will not POST to ``url`` ("" when it will): only http(s), and not to a
     loopback, private or link-local address (the server's own neighbours) unless
     ``WEBHOOKS_ALLOW_PRIVATE`` (tests, a private deployment)."""
+    return _resolved(url)[1]
+
+
+def _resolved(url: str) -> tuple[str | None, str]:
+    """The address to POST ``url`` to, or why not (``refused_address``). A POST connects to
+    this very address: a second lookup at connection time could answer otherwise (DNS
+    rebinding: a name that resolved to a public address for the check, then to the
+    server's own network for the request)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "not an http(s) address"
-    if getattr(settings, "WEBHOOKS_ALLOW_PRIVATE", False):
-        return ""
+        return None, "not an http(s) address"
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
-    except OSError as exc:
-        return f"cannot resolve {parts.hostname}: {exc}"
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0])
-        if not address.is_global:
-            return f"{parts.hostname} is a private address"
-    return ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError) as exc:
+        return None, f"cannot resolve {parts.hostname}: {exc}"
+    addresses = [str(info[4][0]) for info in infos]
+    if not getattr(settings, "WEBHOOKS_ALLOW_PRIVATE", False):
+        for address in addresses:
+            if not ipaddress.ip_address(address).is_global:
+                return None, f"{parts.hostname} is a private address"
+    return addresses[0], ""
+
+
+class _Pinned(http.client.HTTPConnection):
+    """An HTTP connection to the address that was checked, with the URL's host in the
+    ``Host`` header."""
+
+    def __init__(self, host: str, port: int | None, address: str) -> None:
+        super().__init__(host, port, timeout=TIMEOUT_SECONDS)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedTLS(http.client.HTTPSConnection):
+    """The same over TLS: the certificate is checked against the URL's host name (SNI)."""
+
+    def __init__(self, host: str, port: int | None, address: str) -> None:
+        super().__init__(host, port, timeout=TIMEOUT_SECONDS)
+        self.address = address
+        self.tls = ssl.create_default_context()
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
 
 
 def post(hook: Webhook, event: PlayerEvent) -> str:
-    """POST one event; "" when the receiver took it (2xx), else what went wrong."""
-    refused = refused_address(hook.url)
-    if refused:
+    """POST one event; "" when the receiver took it (2xx), else what went wrong. To the
+    address checked by :func:`_resolved`, and without following redirects (a redirect
+    could point at the server's own network: a 3xx is a failure, as for Standard Webhooks
+    senders)."""
+    address, refused = _resolved(hook.url)
+    if address is None:
         return refused
     body = json.dumps(payload(event), separators=(",", ":")).encode()
     msg_id, timestamp = f"evt_{event.pk}", int(time.time())
-    request = urllib.request.Request(
-        hook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "Lords-Webhooks/1",
-            "webhook-id": msg_id,
-            "webhook-timestamp": str(timestamp),
-            "webhook-signature": sign(hook.secret, msg_id, timestamp, body),
-        },
-    )
+    parts = urllib.parse.urlsplit(hook.url)
+    assert parts.hostname is not None  # (checked by _resolved)
+    kind = _PinnedTLS if parts.scheme == "https" else _Pinned
+    connection = kind(parts.hostname, parts.port, address)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Lords-Webhooks/1",
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": sign(hook.secret, msg_id, timestamp, body),
+    }
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        status = exc.code
-    except (OSError, ValueError) as exc:
+        connection.request("POST", path, body=body, headers=headers)
+        status = connection.getresponse().status
+    except (OSError, http.client.HTTPException) as exc:
         return str(exc)[:300] or exc.__class__.__name__
+    finally:
+        connection.close()
+    if 300 <= status < 400:
+        return f"HTTP {status} (redirects are not followed)"
     return "" if 200 <= status < 300 else f"HTTP {status}"
 
 

@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -32,10 +33,12 @@ pytestmark = pytest.mark.django_db
 
 
 class Receiver:
-    """A local webhook receiver: answers ``fail`` requests with 500, then 204."""
+    """A local webhook receiver: answers ``fail`` requests with 500, then 204 (or a 302 to
+    ``redirect_to``, when set)."""
 
     def __init__(self) -> None:
         self.fail = 0
+        self.redirect_to = ""
         self.received: list[tuple[dict[str, str], bytes]] = []
         receiver = self
 
@@ -45,7 +48,16 @@ class Receiver:
                 receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, data))
                 failing = receiver.fail > 0
                 receiver.fail -= 1
-                self.send_response(500 if failing else 204)
+                if receiver.redirect_to:
+                    self.send_response(302)
+                    self.send_header("Location", receiver.redirect_to)
+                else:
+                    self.send_response(500 if failing else 204)
+                self.end_headers()
+
+            def do_GET(self) -> None:  # (a POST redirected by a 302 comes as a GET)
+                receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, b""))
+                self.send_response(204)
                 self.end_headers()
 
             def log_message(self, *args: Any) -> None:
@@ -153,6 +165,63 @@ def test_private_addresses_are_refused_unless_allowed(make_game, receiver, setti
     deliver_due()
     hook.refresh_from_db()
     assert receiver.received == [] and "private address" in hook.last_error
+
+
+def test_a_redirect_is_not_followed(make_game, receiver):
+    """A receiver's 302 could point at the server's own network: the POST is a failure,
+    and nothing goes where it points."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    elsewhere = Receiver()
+    try:
+        receiver.redirect_to = elsewhere.url
+        deliver_due()
+        hook.refresh_from_db()
+        assert len(receiver.received) == 1 and elsewhere.received == []
+        assert "HTTP 302" in hook.last_error and hook.failures == 1
+    finally:
+        elsewhere.server.shutdown()
+
+
+PUBLIC = "93.184.215.14"
+"""A global address, which the fake resolver gives the hook's name for the check."""
+
+
+def test_the_post_goes_to_the_address_that_was_checked(make_game, receiver, monkeypatch, settings):
+    """The name is looked up once, checked, and the connection made to that address with
+    the name in the Host header. A second lookup could answer otherwise (DNS rebinding):
+    here it would give 127.0.0.2, where nothing listens. (Faked: the resolver, and the
+    route from the public address to the local receiver; this machine has neither DNS nor
+    a public address to play them.)"""
+    alice, hook = _hook_and_events(make_game, receiver)
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    port = receiver.server.server_port
+    *_, before, last = PlayerEvent.objects.filter(user=alice.user).order_by("id")
+    Webhook.objects.filter(pk=hook.pk).update(  # one event left to send: one POST
+        url=f"http://hooks.example.test:{port}/hook", last_event=before.pk
+    )
+    real_lookup, real_connect = socket.getaddrinfo, socket.create_connection
+    answers = iter([PUBLIC])  # then 127.0.0.2
+    looked_up: list[str] = []
+
+    def resolver(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.example.test":
+            return real_lookup(host, *args, **kwargs)
+        looked_up.append(host)
+        address = next(answers, "127.0.0.2")
+        found = real_lookup("127.0.0.1" if address == PUBLIC else address, *args, **kwargs)
+        return [(*info[:4], (address, *info[4][1:])) for info in found]
+
+    def connect(address: tuple[str, int], *args: Any, **kwargs: Any) -> Any:
+        routed = ("127.0.0.1", address[1]) if address[0] == PUBLIC else address
+        return real_connect(routed, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr(socket, "create_connection", connect)
+    deliver_due()
+    hook.refresh_from_db()
+    assert (hook.last_error, hook.last_event, len(looked_up)) == ("", last.pk, 1)
+    [(headers, _data)] = receiver.received
+    assert headers["host"] == f"hooks.example.test:{port}"
 
 
 def test_new_events_wake_an_idle_hook_and_an_idle_hook_is_not_read(make_game, receiver):

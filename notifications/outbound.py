@@ -153,67 +153,91 @@ def refused_address(url: str) -> str:
     return _resolved(url)[1]
 
 
-def _resolved(url: str) -> tuple[str | None, str]:
-    """The address to POST ``url`` to, or why not (``refused_address``). A POST connects to
-    this very address: a second lookup at connection time could answer otherwise (DNS
-    rebinding: a name that resolved to a public address for the check, then to the
-    server's own network for the request)."""
+def _resolved(url: str) -> tuple[list[str], str]:
+    """The addresses to POST ``url`` to, or why not (``refused_address``). A POST connects
+    to one of these very addresses: a second lookup at connection time could answer
+    otherwise (DNS rebinding: a name that resolved to a public address for the check, then
+    to the server's own network for the request)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None, "not an http(s) address"
+        return [], "not an http(s) address"
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+        infos = socket.getaddrinfo(_ascii_host(parts), _port(parts), proto=socket.IPPROTO_TCP)
     except (OSError, ValueError) as exc:
-        return None, f"cannot resolve {parts.hostname}: {exc}"
-    addresses = [str(info[4][0]) for info in infos]
+        return [], f"cannot resolve {parts.hostname}: {exc}"
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not getattr(settings, "WEBHOOKS_ALLOW_PRIVATE", False):
         for address in addresses:
             if not ipaddress.ip_address(address).is_global:
-                return None, f"{parts.hostname} is a private address"
-    return addresses[0], ""
+                return [], f"{parts.hostname} is a private address"
+    return addresses, ""
+
+
+def _ascii_host(parts: urllib.parse.SplitResult) -> str:
+    """The URL's host as it goes in DNS, the Host header and TLS (IDNA for a name in
+    another script); ValueError if it cannot be."""
+    assert parts.hostname is not None
+    return parts.hostname.encode("idna").decode("ascii")
+
+
+def _port(parts: urllib.parse.SplitResult) -> int:
+    """The URL's port, or its scheme's (ValueError for a port out of range)."""
+    return parts.port or (443 if parts.scheme == "https" else 80)
+
+
+TLS = ssl.create_default_context()
+"""Certificates and host names checked as browsers do (loaded once: each load costs tens of
+milliseconds)."""
 
 
 class _Pinned(http.client.HTTPConnection):
-    """An HTTP connection to the address that was checked, with the URL's host in the
-    ``Host`` header."""
+    """An HTTP connection to the addresses that were checked (each in turn, as
+    ``socket.create_connection`` tries a name's), with the URL's host in the ``Host``
+    header."""
 
-    def __init__(self, host: str, port: int | None, address: str) -> None:
+    def __init__(self, host: str, port: int, addresses: list[str]) -> None:
         super().__init__(host, port, timeout=TIMEOUT_SECONDS)
-        self.address = address
+        self.addresses = addresses
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = _connected(self.addresses, self.port, self.timeout)
 
 
 class _PinnedTLS(http.client.HTTPSConnection):
     """The same over TLS: the certificate is checked against the URL's host name (SNI)."""
 
-    def __init__(self, host: str, port: int | None, address: str) -> None:
-        super().__init__(host, port, timeout=TIMEOUT_SECONDS)
-        self.address = address
-        self.tls = ssl.create_default_context()
+    def __init__(self, host: str, port: int, addresses: list[str]) -> None:
+        super().__init__(host, port, timeout=TIMEOUT_SECONDS, context=TLS)
+        self.addresses = addresses
 
     def connect(self) -> None:
-        sock = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
+        sock = _connected(self.addresses, self.port, self.timeout)
+        self.sock = TLS.wrap_socket(sock, server_hostname=self.host)
+
+
+def _connected(addresses: list[str], port: int, timeout: float | None) -> socket.socket:
+    """A connection to the first of ``addresses`` that answers (the last error if none)."""
+    error: OSError = OSError("no address")
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as exc:
+            error = exc
+    raise error
 
 
 def post(hook: Webhook, event: PlayerEvent) -> str:
     """POST one event; "" when the receiver took it (2xx), else what went wrong. To the
-    address checked by :func:`_resolved`, and without following redirects (a redirect
+    addresses checked by :func:`_resolved`, and without following redirects (a redirect
     could point at the server's own network: a 3xx is a failure, as for Standard Webhooks
     senders)."""
-    address, refused = _resolved(hook.url)
-    if address is None:
+    addresses, refused = _resolved(hook.url)
+    if not addresses:
         return refused
     body = json.dumps(payload(event), separators=(",", ":")).encode()
     msg_id, timestamp = f"evt_{event.pk}", int(time.time())
     parts = urllib.parse.urlsplit(hook.url)
-    assert parts.hostname is not None  # (checked by _resolved)
-    kind = _PinnedTLS if parts.scheme == "https" else _Pinned
-    connection = kind(parts.hostname, parts.port, address)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     headers = {
         "Content-Type": "application/json",
         "User-Agent": "Lords-Webhooks/1",
@@ -221,16 +245,25 @@ def post(hook: Webhook, event: PlayerEvent) -> str:
         "webhook-timestamp": str(timestamp),
         "webhook-signature": sign(hook.secret, msg_id, timestamp, body),
     }
-    try:
-        connection.request("POST", path, body=body, headers=headers)
+    kind = _PinnedTLS if parts.scheme == "https" else _Pinned
+    connection = None
+    try:  # (a host, port or path the URL field let through may still be refused here)
+        connection = kind(_ascii_host(parts), _port(parts), addresses)
+        connection.request("POST", urllib.parse.quote(target, safe=URL_SAFE), body, headers)
         status = connection.getresponse().status
-    except (OSError, http.client.HTTPException) as exc:
+    except (OSError, ValueError, http.client.HTTPException) as exc:
         return str(exc)[:300] or exc.__class__.__name__
     finally:
-        connection.close()
+        if connection is not None:
+            connection.close()
     if 300 <= status < 400:
         return f"HTTP {status} (redirects are not followed)"
     return "" if 200 <= status < 300 else f"HTTP {status}"
+
+
+URL_SAFE = "/?#[]@!$&'()*+,;=:%~"
+"""What a request target keeps as it is; anything else (a space, a letter outside ASCII) is
+percent-encoded, as a browser sends it."""
 
 
 def _failed(hook: Webhook, error: str, now: datetime) -> None:

@@ -39,12 +39,14 @@ class Receiver:
     def __init__(self) -> None:
         self.fail = 0
         self.redirect_to = ""
+        self.paths: list[str] = []
         self.received: list[tuple[dict[str, str], bytes]] = []
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 data = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.paths.append(self.path)
                 receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, data))
                 failing = receiver.fail > 0
                 receiver.fail -= 1
@@ -222,6 +224,55 @@ def test_the_post_goes_to_the_address_that_was_checked(make_game, receiver, monk
     assert (hook.last_error, hook.last_event, len(looked_up)) == ("", last.pk, 1)
     [(headers, _data)] = receiver.received
     assert headers["host"] == f"hooks.example.test:{port}"
+
+
+def test_an_address_that_does_not_answer_is_followed_by_the_next(make_game, receiver, monkeypatch):
+    """A name with two addresses, the first dead: the POST goes to the second, as a browser
+    would (both were checked)."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    port = receiver.server.server_port
+    real = socket.getaddrinfo
+
+    def resolver(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.example.test":
+            return real(host, *args, **kwargs)
+        return [*real("127.0.0.2", *args, **kwargs), *real("127.0.0.1", *args, **kwargs)]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    Webhook.objects.filter(pk=hook.pk).update(url=f"http://hooks.example.test:{port}/hook")
+    deliver_due()
+    hook.refresh_from_db()
+    assert hook.last_error == "" and receiver.received
+
+
+def test_a_path_outside_ascii_is_sent_percent_encoded(make_game, receiver):
+    """The URL field takes such an address; it must not stop the run (it did: an encoding
+    error escaped the POST and the hook was retried forever, never failing)."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    port = receiver.server.server_port
+    Webhook.objects.filter(pk=hook.pk).update(url=f"http://127.0.0.1:{port}/hoök?à=1")
+    deliver_due()
+    hook.refresh_from_db()
+    assert hook.last_error == "" and receiver.received
+    assert receiver.paths[-1] == "/ho%C3%B6k?%C3%A0=1"
+
+
+def test_an_ipv6_address_without_a_port_gets_its_schemes(make_game, receiver, monkeypatch):
+    """``http://[::1]/hook`` is port 80 of ::1 (the port is given: read from the host, the
+    address's last group would be taken for one). Where it connects is recorded, not made:
+    nothing listens on port 80 here."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    asked: list[tuple[str, int]] = []
+
+    def connect(address: tuple[str, int], *args: Any, **kwargs: Any) -> Any:
+        asked.append(address)
+        raise ConnectionRefusedError("not here")
+
+    monkeypatch.setattr(socket, "create_connection", connect)
+    Webhook.objects.filter(pk=hook.pk).update(url="http://[::1]/hook")
+    deliver_due()
+    hook.refresh_from_db()
+    assert asked == [("::1", 80)] and "not here" in hook.last_error
 
 
 def test_new_events_wake_an_idle_hook_and_an_idle_hook_is_not_read(make_game, receiver):

@@ -405,7 +405,10 @@ def request_cost(games: list[int], queue: str) -> dict[str, float]:
     write (``rows.one_trip``). Interleaved in one rolled-back transaction: the write of a
     game and a seat without the row and with it (their difference is the row's price), a
     bare ``SELECT 1``, and a broker publish (what a move paid before the outbox). Medians
-    in ms; CPU is this process's (the client's)."""
+    in ms; CPU is this process's (the client's). Not in it: the row's deferred foreign-key
+    check, which a move pays at its COMMIT (the transaction is rolled back); and the rows
+    updated thousands of times in one transaction leave old versions that slow both arms
+    alike as the loop goes (their difference holds; the write's own figure drifts up)."""
     from django.db import connection, transaction
 
     from games.models import Game

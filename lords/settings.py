@@ -133,10 +133,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Two worker processes per core (Celery's default is one): an email spends about 40 % of its
 # wall time waiting for PostgreSQL and the SMTP server, which other processes fill. On two
-# cores, 4 processes delivered a backlog at 222 emails/s (median of 4 runs), 3 at 212 (7),
-# 2 at 185 (10), at the same CPU per email (docs/decisions/0020-worker-processes.md).
-# ``celery worker --concurrency N`` still wins (``make run`` uses one).
-CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=2 * (os.cpu_count() or 1))
+# cores, 4 processes delivered a backlog at 216 emails/s (median of 8 runs), 3 at 212 (7),
+# 2 at 185 (10), at the same CPU per email (docs/decisions/0020-worker-processes.md). The
+# cores this process may run on, not the host's (a container pinned to some of them);
+# ``celery worker --concurrency N`` still wins (``make run`` uses one). Each process holds a
+# database connection and about 100 MB: set WORKER_CONCURRENCY on a large host.
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=2 * (_CORES or 1))
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

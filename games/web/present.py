@@ -360,7 +360,7 @@ def _lot(
         "name": name,
         "row": lot.grid_row + 1,
         "col": lot.grid_col + 1,
-        "price": lot.price,
+        "price": millions(lot.price),
         "die": lot.die,
         "face": DIE_FACES[lot.die],
         "strip": lot.strip,

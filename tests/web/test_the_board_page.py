@@ -41,6 +41,21 @@ def test_it_shows_a_lords_of_vegas_game_to_a_seated_player(
     assert me in text.split("Turn", 1)[1]
 
 
+def test_a_lot_s_price_is_written_as_the_reader_s_language_writes_money(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """The cells said "$15m" on a French page whose every other sum says "15 M$" (the
+    French rule book's way)."""
+    game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "2024"})
+    ada.language = "fr"
+    ada.save(update_fields=["language"])
+    client.force_login(ada)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    prices = re.findall(r'<span class="lot-price">([^<]*)</span>', html)
+    assert len(prices) == 48 and prices[2] == "15\xa0M$"  # A3, as the French catalogue has it
+    assert not [p for p in prices if p.startswith("$")]
+
+
 def test_it_shows_a_vegas_game_with_the_money_of_the_viewer_only(
     client: Any, ada: Any, bob: Any, make_game: Any
 ) -> None:

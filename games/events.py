@@ -17,9 +17,12 @@ from __future__ import annotations
 import base64
 import logging
 import secrets
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 
 from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer, Webhook
 
@@ -246,6 +249,33 @@ def newest_id(user: Any) -> int:
     """Where a stream without ``Last-Event-ID`` starts: after the newest event."""
     newest = PlayerEvent.objects.filter(user=user).order_by("-id").values_list("id", flat=True)
     return newest.first() or 0
+
+
+PRUNE_BATCH = 5_000
+"""Events deleted per statement: short statements, the writers never wait long."""
+
+
+def prune(now: datetime | None = None) -> int:
+    """Delete the events older than ``PLAYER_EVENTS_KEEP_DAYS`` (30 by default, as Stripe
+    keeps its API's events): how many. Without it the table only grows. What is lost: a
+    stream resumed with a ``Last-Event-ID`` older than that, or a webhook switched back on
+    after as long, starts at the oldest event kept (a failing webhook is switched off
+    within hours). The work is the old rows' only: the first event kept is found from the
+    oldest id up (ids follow time: rows are written under one lock), then the rows before
+    it go by ranges of the primary key; a run with nothing old reads one row."""
+    keep = timedelta(days=settings.PLAYER_EVENTS_KEEP_DAYS)
+    cutoff = (now or timezone.now()) - keep
+    by_id = PlayerEvent.objects.order_by("id")
+    oldest = by_id.values_list("created_at", flat=True).first()
+    if oldest is None or oldest >= cutoff:
+        return 0
+    ids = by_id.values_list("id", flat=True)
+    first_kept = ids.filter(created_at__gte=cutoff).first()
+    old = ids.filter(created_at__lt=cutoff) if first_kept is None else ids.filter(id__lt=first_kept)
+    deleted = 0
+    while batch := list(old[:PRUNE_BATCH]):
+        deleted += PlayerEvent.objects.filter(id__in=batch).delete()[0]
+    return deleted
 
 
 def new_webhook_secret() -> str:

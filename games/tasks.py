@@ -7,6 +7,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
+from games import events
 from games.services import expire_trades, hooks, timeouts
 
 
@@ -40,3 +41,10 @@ def _recruit() -> None:
     """One more drain run, queued now, with the tick's expiry: it finds nothing if this one
     emptied the outbox first, and recruits again if the backlog is still deep."""
     announce_moves.apply_async(expires=float(settings.ANNOUNCE_EVERY_SECONDS) * 5)
+
+
+@shared_task(name="games.tasks.prune_player_events", ignore_result=True)
+def prune_player_events() -> int:
+    """Daily (Celery beat): the players' events past their keeping time go
+    (``events.prune``). Idempotent: a second run finds nothing old."""
+    return events.prune()

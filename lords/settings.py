@@ -152,6 +152,8 @@ NOTIFICATIONS_LEASE_SECONDS = env.float("NOTIFICATIONS_LEASE_SECONDS", default=3
 NOTIFICATIONS_RESEND_EVERY_SECONDS = env.float("NOTIFICATIONS_RESEND_EVERY_SECONDS", default=30.0)
 # Periodic work (Celery beat): every task is idempotent, so a late or doubled tick is harmless;
 # the frequent ones expire rather than pile up behind a busy worker.
+# The players' events (the stream's and the webhooks') are kept this long, then pruned daily.
+PLAYER_EVENTS_KEEP_DAYS = env.int("PLAYER_EVENTS_KEEP_DAYS", default=30)
 CELERY_BEAT_SCHEDULE = {
     "announce-moves": {
         "task": "games.tasks.announce_moves",
@@ -168,6 +170,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "send-league-mail": {"task": "leagues.tasks.send_league_mail", "schedule": 60.0},
     "deliver-webhooks": {"task": "notifications.tasks.deliver_webhooks", "schedule": 30.0},
+    "prune-player-events": {
+        "task": "games.tasks.prune_player_events",
+        "schedule": crontab(hour="4", minute="17"),
+        "options": {"expires": 3600},
+    },
     "send-due-email": {
         "task": "notifications.tasks.send_due",
         "schedule": NOTIFICATIONS_RESEND_EVERY_SECONDS,

@@ -262,7 +262,7 @@ def prune(now: datetime | None = None) -> int:
     after as long, starts at the oldest event kept (a failing webhook is switched off
     within hours). The work is the old rows' only: the first event kept is found from the
     oldest id up (ids follow time: rows are written under one lock), then the rows before
-    it go by ranges of the primary key; a run with nothing old reads one row."""
+    it go in batches along the primary key; a run with nothing old reads one row."""
     keep = timedelta(days=settings.PLAYER_EVENTS_KEEP_DAYS)
     cutoff = (now or timezone.now()) - keep
     by_id = PlayerEvent.objects.order_by("id")
@@ -272,9 +272,13 @@ def prune(now: datetime | None = None) -> int:
     ids = by_id.values_list("id", flat=True)
     first_kept = ids.filter(created_at__gte=cutoff).first()
     old = ids.filter(created_at__lt=cutoff) if first_kept is None else ids.filter(id__lt=first_kept)
-    deleted = 0
-    while batch := list(old[:PRUNE_BATCH]):
+    deleted, last = 0, 0
+    # Each batch starts after the last one's ids: the index entries of rows just deleted
+    # stay until a vacuum, and a batch that started from the lowest id again would walk
+    # past all of them (quadratic when something holds the vacuum back).
+    while batch := list(old.filter(id__gt=last)[:PRUNE_BATCH]):
         deleted += PlayerEvent.objects.filter(id__in=batch).delete()[0]
+        last = batch[-1]
     return deleted
 
 

@@ -31,6 +31,7 @@ import urllib.parse
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import idna
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db.models import Q
@@ -170,14 +171,24 @@ def _resolved(url: str) -> tuple[list[str], str]:
         for address in addresses:
             if not ipaddress.ip_address(address).is_global:
                 return [], f"{parts.hostname} is a private address"
-    return addresses, ""
+    return addresses[:MAX_ADDRESSES], ""
+
+
+MAX_ADDRESSES = 3
+"""Addresses of one name tried in turn, each with its own timeout: a name with many that
+never answer must not hold the run (and its lease) for minutes."""
 
 
 def _ascii_host(parts: urllib.parse.SplitResult) -> str:
-    """The URL's host as it goes in DNS, the Host header and TLS (IDNA for a name in
-    another script); ValueError if it cannot be."""
+    """The URL's host as it goes in DNS, the Host header and TLS: an IP address as it is, a
+    name in another script as browsers write it (IDNA 2008 with UTS #46; Python's own
+    "idna" codec is IDNA 2003, which sends ``faß.de`` to ``fass.de``, another domain);
+    ValueError if it cannot be."""
     assert parts.hostname is not None
-    return parts.hostname.encode("idna").decode("ascii")
+    try:
+        return str(ipaddress.ip_address(parts.hostname))
+    except ValueError:
+        return str(idna.encode(parts.hostname, uts46=True).decode("ascii"))
 
 
 def _port(parts: urllib.parse.SplitResult) -> int:
@@ -212,7 +223,11 @@ class _PinnedTLS(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         sock = _connected(self.addresses, self.port, self.timeout)
-        self.sock = TLS.wrap_socket(sock, server_hostname=self.host)
+        try:
+            self.sock = TLS.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()  # (not ours yet: ``close()`` would not see it)
+            raise
 
 
 def _connected(addresses: list[str], port: int, timeout: float | None) -> socket.socket:

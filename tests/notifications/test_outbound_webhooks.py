@@ -275,6 +275,30 @@ def test_an_ipv6_address_without_a_port_gets_its_schemes(make_game, receiver, mo
     assert asked == [("::1", 80)] and "not here" in hook.last_error
 
 
+def test_a_name_in_another_script_is_the_domain_a_browser_would_reach(
+    make_game, receiver, monkeypatch
+):
+    """``faß.de`` is ``xn--fa-hia.de`` (IDNA 2008, as browsers): Python's own codec would
+    send the player's events to ``fass.de``, another domain."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    port = receiver.server.server_port
+    real = socket.getaddrinfo
+    looked_up: list[str] = []
+
+    def resolver(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host in ("127.0.0.1", "localhost"):
+            return real(host, *args, **kwargs)
+        looked_up.append(host)
+        return real("127.0.0.1", *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    Webhook.objects.filter(pk=hook.pk).update(url=f"http://faß.de:{port}/hook")
+    deliver_due()
+    hook.refresh_from_db()
+    assert hook.last_error == "" and set(looked_up) == {"xn--fa-hia.de"}
+    assert receiver.received[0][0]["host"] == f"xn--fa-hia.de:{port}"
+
+
 def test_new_events_wake_an_idle_hook_and_an_idle_hook_is_not_read(make_game, receiver):
     """The periodic run reads only the hooks with news (issue 15): once everything is
     delivered it looks at no hook at all, and the next move's events reach the receiver."""

@@ -141,9 +141,12 @@ def _read_seated(games: dict[int, list[int]]) -> Seated:
     ):
         found.setdefault(game_id, ([], []))[0].append(tuple(seat))
     seqs = {seq for announced in games.values() for seq in announced if seq > 0}
-    moves = Move.objects.filter(game_id__in=list(found), seq__in=seqs).values_list(
-        "game_id", "seq", "seat__order", "text", "source"
-    )
+    # A move older than the events' keeping time is not told (an announcement retried that
+    # long would bring back events :func:`prune` took away, as news).
+    fresh = timezone.now() - timedelta(days=settings.PLAYER_EVENTS_KEEP_DAYS)
+    moves = Move.objects.filter(
+        game_id__in=list(found), seq__in=seqs, created_at__gte=fresh
+    ).values_list("game_id", "seq", "seat__order", "text", "source")
     for game_id, *move in moves:
         found[game_id][1].append(tuple(move))
     return found

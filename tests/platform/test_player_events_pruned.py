@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -64,3 +65,17 @@ def test_beat_runs_it_daily():
         if e["task"] == "games.tasks.prune_player_events"
     ]
     assert entry["schedule"].hour == {4}
+
+
+def test_a_move_older_than_the_keeping_time_is_not_told_again(make_game, ada, bob):
+    """An announcement retried for that long (a receiver failing for a month) would bring
+    back, as news, the events the pruning took away. (The log is append-only: the move is
+    played a month ago rather than backdated.)"""
+    then = timezone.now() - timedelta(days=settings.PLAYER_EVENTS_KEEP_DAYS, hours=1)
+    with time_machine.travel(then, tick=False):
+        game = make_game(ada, bob)
+        announce_pending()
+        seat = seat_to_act(game)
+        services.submit_command(game=game, user=seat.user, text=legal_text(game))
+    announce_pending()  # a month later: the move's announcement, still there
+    assert not PlayerEvent.objects.filter(kind="move").exclude(key__endswith=":0").exists()

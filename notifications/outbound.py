@@ -147,18 +147,13 @@ def deliver(*, hook_id: int, now: datetime | None = None) -> int:
     return delivered
 
 
-def refused_address(url: str) -> str:
-    """Why Lords will not POST to ``url`` ("" when it will): only http(s), and not to a
-    loopback, private or link-local address (the server's own neighbours) unless
-    ``WEBHOOKS_ALLOW_PRIVATE`` (tests, a private deployment)."""
-    return _resolved(url)[1]
-
-
 def _resolved(url: str) -> tuple[list[str], str]:
-    """The addresses to POST ``url`` to, or why not (``refused_address``). A POST connects
-    to one of these very addresses: a second lookup at connection time could answer
-    otherwise (DNS rebinding: a name that resolved to a public address for the check, then
-    to the server's own network for the request)."""
+    """The addresses to POST ``url`` to, or why Lords will not: only http(s), and not to a
+    loopback, private or link-local address (the server's own neighbours) unless
+    ``WEBHOOKS_ALLOW_PRIVATE`` (tests, a private deployment). A POST connects to one of
+    these very addresses: a second lookup at connection time could answer otherwise (DNS
+    rebinding: a name that resolved to a public address for the check, then to the
+    server's own network for the request)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return [], "not an http(s) address"

@@ -479,7 +479,5 @@ def insert_new(obj: models.Model) -> bool:
         found = cursor.fetchone()
     if found is None:
         return False
-    obj.pk = found[0]
-    obj._state.adding = False
-    obj._state.db = db.alias
+    _keyed(db, [obj], found)
     return True

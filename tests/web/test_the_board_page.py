@@ -45,7 +45,7 @@ def test_a_lot_s_price_is_written_as_the_reader_s_language_writes_money(
     client: Any, ada: Any, bob: Any, make_game: Any
 ) -> None:
     """The cells said "$15m" on a French page whose every other sum says "15 M$" (the
-    French rule book's way)."""
+    French rule book's way), and on an Italian one whose sums say "$15M"."""
     game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "2024"})
     ada.language = "fr"
     ada.save(update_fields=["language"])
@@ -54,6 +54,11 @@ def test_a_lot_s_price_is_written_as_the_reader_s_language_writes_money(
     prices = re.findall(r'<span class="lot-price">([^<]*)</span>', html)
     assert len(prices) == 48 and prices[2] == "15\xa0M$"  # A3, as the French catalogue has it
     assert not [p for p in prices if p.startswith("$")]
+    ada.language = "it"
+    ada.save(update_fields=["language"])
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    prices = re.findall(r'<span class="lot-price">([^<]*)</span>', html)
+    assert prices[2] == "$15M"  # as the Italian catalogue has it
 
 
 def test_it_shows_a_vegas_game_with_the_money_of_the_viewer_only(

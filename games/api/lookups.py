@@ -25,7 +25,7 @@ def game(game_id: int) -> Game:
 def visible_game_with_seats(game_id: int, user: Any) -> tuple[Game, list[Seat]]:
     """:func:`visible_game` with its seats and their users, read in one statement (the game
     view: ``rows.game_with_seats``)."""
-    found = rows.game_with_seats(game_id, lock=False)
+    found = rows.game_with_seats(game_id)
     if found is None:
         raise NotFound(gettext("there is no game #%(game)s") % {"game": game_id}, game=game_id)
     selectors.check_visible(game=found[0], user=user)

@@ -45,6 +45,7 @@ from games.api.serializers import (
     VerificationSerializer,
     expected_version,
     idempotency_key,
+    plain_command,
 )
 from games.engines import registry
 from games.models import Game, Seat
@@ -297,7 +298,7 @@ class GameViewSet(ApiViewSet):
     )
     @moves.mapping.post
     def submit(self, request: Request, game_id: int) -> Response:
-        data = valid(CommandSerializer, request.data)
+        data = plain_command(request.data) or valid(CommandSerializer, request.data)
         # The service finds and locks the game itself (404 if there is none) and refuses
         # anyone not seated in it, so the game is not read here first.
         result = services.submit_command(

@@ -41,11 +41,11 @@ def lock_game(game: Game | int) -> Game:
         raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
 
 
-def lock_game_with_seats(game: Game | int) -> tuple[Game, list[Seat]]:
-    """:func:`lock_game` and :func:`seats_in_order` in one statement, for the move path
+def lock_game_with_seats(game: Game | int) -> rows.Locked:
+    """:func:`lock_game` and the seats in order in one round trip, for the move path
     (``rows``: made once, without the ORM's query building)."""
     pk = game.pk if isinstance(game, Game) else game
-    found = rows.game_with_seats(pk, lock=True)
+    found = rows.locked_game_with_seats(pk)
     if found is None:
         raise NotFound(_("there is no game #%(game)s") % {"game": pk})
     return found

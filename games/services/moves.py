@@ -126,10 +126,12 @@ def commit_commands(
     idempotency_key: str | None = None,
     fingerprint: str = "",
     seats: Sequence[Seat] | None = None,
+    offers_may_lapse: bool = True,
 ) -> list[Move]:
     """Log ``entries`` (already applied, giving ``state``), let bots play, save, notify.
     The caller holds the game lock inside a transaction; ``seats``: the game's seats, if it
-    has read them under that lock."""
+    has read them under that lock; ``offers_may_lapse``: false if it read that the game has
+    no open offer that lapses with a turn."""
     with rows.one_trip():  # the log, the game, its seats and the outbox row: one statement
         moves = (
             append_moves(game, entries, idempotency_key=idempotency_key, fingerprint=fingerprint)
@@ -142,7 +144,14 @@ def commit_commands(
                 # One submission, one batch: a replayed key returns the bot moves too.
                 batch = moves[0].seq if moves else None
                 moves.extend(append_moves(game, bot_entries, batch=batch))
-        save_game(game, engine, state, moved=bool(moves), seats_read=seats)
+        save_game(
+            game,
+            engine,
+            state,
+            moved=bool(moves),
+            seats_read=seats,
+            offers_may_lapse=offers_may_lapse,
+        )
         notify_after_commit(game, moves)
     return moves
 
@@ -193,7 +202,7 @@ def _submit(
 ) -> MoveResult:
     """``key``: the idempotency key and the fingerprint of the request it came with."""
     with transaction.atomic():
-        locked, seats = lock_game_with_seats(game)
+        locked, seats, offers_may_lapse = lock_game_with_seats(game)
         # A key already used belongs to a submission that moved the game past the version
         # it expected: when the caller expects the current version, the key cannot have
         # been used for an applied submission of the same request, and the unique
@@ -232,6 +241,7 @@ def _submit(
             idempotency_key=idempotency_key,
             fingerprint=fingerprint,
             seats=seats,
+            offers_may_lapse=offers_may_lapse,
         )
         if seat.timeouts_in_a_row:  # the player is back: their run of missed deadlines ends
             seat.timeouts_in_a_row = 0

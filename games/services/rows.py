@@ -28,12 +28,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from games.models import Game, Seat
+from games.models import Game, Seat, TradeOffer
 
 M = TypeVar("M", bound=models.Model)
 Converter = Callable[[Any, Any, Any], Any]
@@ -133,20 +133,48 @@ def _player_rows() -> tuple[tuple[type[models.Model], Any], ...]:
 
 
 @cache
-def _game_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
+def _game_sql(vendor: str) -> str:
+    """The game with its seats in order and their players: one statement, one snapshot (an
+    unlocked read must not see the game from before a move and its seats from after)."""
     user_model = Seat.user.field.related_model
     columns = f"{_columns(Game, 'g')}, {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
-    joins = ""
-    for i, (model, field) in enumerate(extra):
-        columns += f", {_columns(model, f'x{i}')}"
-        joins += f" LEFT JOIN {_table(model)} x{i} ON x{i}.{_quoted(field)} = u.{_pk(user_model)}"
-    return f"SELECT {columns} {_game_seats_users(joins)}"
+    return f"SELECT {columns} {_game_seats_users()}"
 
 
 @cache
 def _lock_sql(vendor: str) -> str:
     locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return f"SELECT {_pk(Game)} FROM {_table(Game)} WHERE {_pk(Game)} = %s{locking}"
+
+
+@cache
+def _locked_game_sql(vendor: str) -> str:
+    """The game row, and whether it has an open trade offer that lapses with a turn (the
+    move that ends a turn then expires it; offers are made under the game's lock)."""
+    offers = _table(TradeOffer)
+    lapsing = (
+        f"EXISTS (SELECT 1 FROM {offers} o WHERE o.{_quoted(TradeOffer.game.field)} = "
+        f"g.{_pk(Game)} AND o.{_quoted(_field(TradeOffer, 'status'))} = "
+        f"'{TradeOffer.Status.OPEN}' AND o.{_quoted(_field(TradeOffer, 'turn'))} <> '')"
+    )
+    return f"SELECT {_columns(Game, 'g')}, {lapsing} FROM {_table(Game)} g WHERE g.{_pk(Game)} = %s"
+
+
+@cache
+def _locked_seats_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
+    """The game's seats in order, each with its player and the player's :data:`PLAYER_ROWS`."""
+    user_model = Seat.user.field.related_model
+    columns = f"{_columns(Seat, 's')}, {_columns(user_model, 'u')}"
+    joins = ""
+    for i, (model, field) in enumerate(extra):
+        columns += f", {_columns(model, f'x{i}')}"
+        joins += f" LEFT JOIN {_table(model)} x{i} ON x{i}.{_quoted(field)} = u.{_pk(user_model)}"
+    return (
+        f"SELECT {columns} FROM {_table(Seat)} s "
+        f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)}"
+        f"{joins} WHERE s.{_quoted(Seat.game.field)} = %s "
+        f"ORDER BY s.{_quoted(_field(Seat, 'order'))}"
+    )
 
 
 def _several_per_query(db: BaseDatabaseWrapper) -> bool:
@@ -156,70 +184,106 @@ def _several_per_query(db: BaseDatabaseWrapper) -> bool:
     return db.vendor == "postgresql" and not db.settings_dict["OPTIONS"].get("server_side_binding")
 
 
-def _game_seats_users(joins: str = "") -> str:
-    """``FROM`` the game ``g``, its seats ``s`` in order and their players ``u`` (and
-    ``joins``), for the game whose key is the statement's one parameter."""
+def _game_seats_users() -> str:
+    """``FROM`` the game ``g``, its seats ``s`` in order and their players ``u``, for the
+    game whose key is the statement's one parameter."""
     user_model = Seat.user.field.related_model
     return (
         f"FROM {_table(Game)} g "
         f"LEFT JOIN {_table(Seat)} s ON s.{_quoted(Seat.game.field)} = g.{_pk(Game)} "
         f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)}"
-        f"{joins} WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}"
+        f" WHERE g.{_pk(Game)} = %s ORDER BY s.{_quoted(_field(Seat, 'order'))}"
     )
 
 
-def game_with_seats(pk: int, *, lock: bool) -> tuple[Game, list[Seat]] | None:
-    """The game row and its seats in order, each with its user (and, ``lock``ed, each
-    user's :data:`PLAYER_ROWS`), in one statement; None if there is no such game.
-    ``lock``: under the game's write lock, taken first by a statement of its own. (Not in
-    the same statement: one that waits for a row lock re-reads the row it locks as the
-    holder left it, but what it joins as it was when it began: a move waiting behind
-    another would read the seats from before it. Locking the seats too, ``FOR UPDATE OF
-    g, s``, deadlocked moves racing for one game with the foreign-key checks of their
-    commits.) On PostgreSQL the two statements go in one round trip: a query string of
-    two statements, each with its own snapshot, the read's taken once the lock is held.
-    (The callers hand the seats on to what needs them: ``game.seats`` would read them
-    again.)"""
+class Locked(NamedTuple):
+    """The game read under its write lock, for a move."""
+
+    game: Game
+    seats: list[Seat]
+    """In order, each with its user and the user's :data:`PLAYER_ROWS`."""
+    offers_may_lapse: bool
+    """Whether an open trade offer would lapse when a turn ends (false: nothing to expire)."""
+
+
+def game_with_seats(pk: int) -> tuple[Game, list[Seat]] | None:
+    """The game row and its seats in order, each with its user, in one statement (one
+    snapshot), without a lock; None if there is no such game. (The callers hand the seats
+    on to what needs them: ``game.seats`` would read them again.)"""
     user_model = Seat.user.field.related_model
-    extra = _player_rows() if lock else ()
     db = _db()
     with db.cursor() as cursor:
-        if not lock:
-            cursor.execute(_game_sql(db.vendor, extra), [pk])
-        elif _several_per_query(db):
-            cursor.execute(f"{_lock_sql(db.vendor)}; {_game_sql(db.vendor, extra)}", [pk, pk])
-            if cursor.fetchone() is None:
-                return None
-            cursor.nextset()
-        else:
-            cursor.execute(_lock_sql(db.vendor), [pk])
-            if cursor.fetchone() is None:
-                return None
-            cursor.execute(_game_sql(db.vendor, extra), [pk])
+        cursor.execute(_game_sql(db.vendor), [pk])
         found = cursor.fetchall()
     if not found:
         return None
-    n_game, n_seat, n_user = len(_fields(Game)), len(_fields(Seat)), len(_fields(user_model))
+    n_game, n_seat = len(_fields(Game)), len(_fields(Seat))
     game = _instance(db, Game, found[0][:n_game])
     seats = []
     for row in found:
         if row[n_game] is None:  # a game without seats (the LEFT JOIN's empty side)
             continue
-        seat = _instance(db, Seat, row[n_game : n_game + n_seat])
-        start = n_game + n_seat
-        user_row = row[start : start + n_user]
+        user_row = row[n_game + n_seat :]
         user = None if user_row[0] is None else _instance(db, user_model, user_row)
-        start += n_user
+        seats.append(_seat(db, game, row[n_game : n_game + n_seat], user))
+    return game, seats
+
+
+def locked_game_with_seats(pk: int) -> Locked | None:
+    """The game under its write lock, its seats in order with their players (and each
+    player's :data:`PLAYER_ROWS`), and whether an offer may lapse; None if there is no such
+    game. The lock is taken first, by a statement of its own, and the reads follow it, each
+    with its own snapshot taken once the lock is held. (Not one statement: one that waits
+    for a row lock re-reads the row it locks as the holder left it, but what it joins as it
+    was when it began: a move waiting behind another would read the seats from before it.
+    Locking the seats too, ``FOR UPDATE OF g, s``, deadlocked moves racing for one game with
+    the foreign-key checks of their commits.) On PostgreSQL the three statements go in one
+    round trip, one query string, and the game's columns come once, not once per seat."""
+    user_model = Seat.user.field.related_model
+    extra = _player_rows()
+    db = _db()
+    with db.cursor() as cursor:
+        if _several_per_query(db):
+            statements = [_lock_sql(db.vendor), _locked_game_sql(db.vendor)]
+            statements.append(_locked_seats_sql(db.vendor, extra))
+            cursor.execute("; ".join(statements), [pk, pk, pk])
+            if cursor.fetchone() is None:
+                return None
+            cursor.nextset()
+            game_row = cursor.fetchone()
+            cursor.nextset()
+        else:
+            cursor.execute(_lock_sql(db.vendor), [pk])
+            if cursor.fetchone() is None:
+                return None
+            cursor.execute(_locked_game_sql(db.vendor), [pk])
+            game_row = cursor.fetchone()
+            cursor.execute(_locked_seats_sql(db.vendor, extra), [pk])
+        found = cursor.fetchall()
+    assert game_row is not None  # (locked above, in this transaction)
+    n_game, n_seat, n_user = len(_fields(Game)), len(_fields(Seat)), len(_fields(user_model))
+    game = _instance(db, Game, game_row[:n_game])
+    seats = []
+    for row in found:
+        user_row = row[n_seat : n_seat + n_user]
+        user = None if user_row[0] is None else _instance(db, user_model, user_row)
+        start = n_seat + n_user
         for model, field in extra:
             end = start + len(_fields(model))
             if user is not None:
                 own = None if row[start] is None else _instance(db, model, row[start:end])
                 field.remote_field.set_cached_value(user, own)
             start = end
-        Seat.game.field.set_cached_value(seat, game)
-        Seat.user.field.set_cached_value(seat, user)
-        seats.append(seat)
-    return game, seats
+        seats.append(_seat(db, game, row[:n_seat], user))
+    return Locked(game, seats, bool(game_row[n_game]))
+
+
+def _seat(db: BaseDatabaseWrapper, game: Game, values: Sequence[Any], user: Any) -> Seat:
+    """A seat from its columns, with its game and its user (None: a bot) cached on it."""
+    seat = _instance(db, Seat, values)
+    Seat.game.field.set_cached_value(seat, game)
+    Seat.user.field.set_cached_value(seat, user)
+    return seat
 
 
 @cache

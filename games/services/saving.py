@@ -66,12 +66,14 @@ def save_game(
     state: State,
     moved: bool,
     seats_read: Sequence[Seat] | None = None,
+    offers_may_lapse: bool = True,
 ) -> None:
     """Save the snapshot, the version, the deadline, and which seats the game waits on.
 
     ``seats_read``: the game's seats, read under the game lock by the caller; then only the
     fields a move changes are written, and the seats' waiting flags only where they change
-    (nothing else writes them without the lock)."""
+    (nothing else writes them without the lock). ``offers_may_lapse``: false when the caller
+    read, under the lock, that no open offer lapses with a turn (no query for them)."""
     now = timezone.now()
     before = game.state
     if moved and game.state is not None:  # the deadline is replaced: a vacation wait ends
@@ -80,7 +82,7 @@ def save_game(
         read = clock.settle_banks(game, engine, before, state, now, seats_read)
     else:
         read = seats_read
-    if game.status == Game.Status.ACTIVE:  # a turn ends: offers made in it lapse
+    if game.status == Game.Status.ACTIVE and offers_may_lapse:  # a turn ends: its offers lapse
         offers.expire_with_turn(game, engine, before, state, now)
     game.state = state
     outcome = engine.outcome(state)

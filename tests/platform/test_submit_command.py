@@ -70,6 +70,30 @@ def test_the_caller_instance_is_brought_up_to_date(make_game, ada, bob):
     assert game.version == 1
 
 
+def test_a_turn_ends_without_a_query_for_offers_when_none_is_open(make_game, ada, bob):
+    """The locked read says whether an open offer lapses with a turn: a Lords of Vegas move
+    that ends a turn with no offer open reads no offers (issue 15); one open offer still
+    lapses (tests/api/test_trades.py)."""
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    engine = get_engine(game.game_type)
+    for _ in range(40):  # play on until "end" is a legal command of the seat to act
+        seat = seat_to_act(game)
+        legal = [engine.format(c) for c in engine.legal_commands(game.state, seat.order)]
+        if "end" in legal:
+            break
+        services.submit_command(game=game, user=seat.user, text=legal[0])
+    assert "end" in legal
+    marker = engine.turn_marker(game.state)
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_command(game=game, user=seat.user, text="end")
+    game.refresh_from_db()
+    assert engine.turn_marker(game.state) != marker
+    statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert not [s for s in statements if "trade" in s.split("; ")[-1].split(" FROM ")[1]]
+    if connection.vendor == "postgresql":
+        assert [s.split(" ", 1)[0] for s in statements] == ["SELECT", "WITH"]
+
+
 def test_the_game_waits_on_the_next_player(make_game, ada, bob):
     game = make_game(ada, bob)
     before = seat_to_act(game)
@@ -79,10 +103,10 @@ def test_the_game_waits_on_the_next_player(make_game, ada, bob):
 
 
 def test_a_move_is_the_lock_one_read_and_one_write(make_game, ada, bob):
-    """On PostgreSQL a move takes the game's lock and reads the game with its seats and
-    players in one round trip (two statements), and sends its writes (its Move, the game,
-    the seats' flags and reminder moments, the outbox row) in one more (issue 15); the
-    database has them all."""
+    """On PostgreSQL a move takes the game's lock and reads the game (and whether an offer
+    may lapse), then its seats and players, in one round trip (three statements), and
+    sends its writes (its Move, the game, the seats' flags and reminder moments, the outbox
+    row) in one more (issue 15); the database has them all."""
     game = make_game(ada, bob)
     user, text = user_to_act(game), legal_text(game)
     waiting = seat_to_act(game)
@@ -91,8 +115,8 @@ def test_a_move_is_the_lock_one_read_and_one_write(make_game, ada, bob):
     statements = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
     if connection.vendor == "postgresql":
         assert [s.split(" ", 1)[0] for s in statements] == ["SELECT", "WITH"]
-        lock, read = statements[0].split("; ")
-        assert lock.endswith("FOR UPDATE") and "JOIN" in read
+        lock, game_read, seats_read = statements[0].split("; ")
+        assert lock.endswith("FOR UPDATE") and "EXISTS" in game_read and "JOIN" in seats_read
     game.refresh_from_db()
     assert game.version == 1 and Move.objects.filter(game=game, seq=1).exists()
     assert Announcement.objects.filter(game=game, seqs=[1]).exists()

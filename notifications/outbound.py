@@ -12,12 +12,19 @@ rows the event stream reads) POSTed to the player's URLs.
   A run claims a hook with a conditional UPDATE of ``retry_at`` (a lease), as the emails do.
 - **Retries with backoff**: a failed POST (an error, a timeout, not 2xx) waits 30 s, 2 min,
   10 min, 1 h...; after ``MAX_FAILURES`` in a row the hook is switched off and the player is
-  told by email. See docs/decisions/0018-clocks-and-channels.md.
+  told by email. Why it failed (``last_error``) is written in the player's language.
+- **Bounded in time**: a POST has ``TIMEOUT_SECONDS`` for the lookup, then ``POST_SECONDS``
+  in all for the connection and the answer (a receiver that trickles its answer byte by
+  byte is cut off), and a run stops taking
+  events once what is left of its lease could not hold another POST: the lease cannot lapse
+  while a run still posts, so two runs never deliver the same hook at once.
+See docs/decisions/0018-clocks-and-channels.md.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -26,8 +33,11 @@ import json
 import logging
 import socket
 import ssl
+import threading
 import time
 import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as LookupTimeout
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +60,10 @@ BACKOFF = (30, 120, 600, 3600, 6 * 3600)
 """Seconds to wait after the 1st, 2nd... failure in a row."""
 LEASE = timedelta(minutes=2)
 TIMEOUT_SECONDS = 5.0
+"""For each step of a POST: the lookup, the connection, each read and write."""
+POST_SECONDS = 15.0
+"""For a whole POST after the lookup (connection, request, answer), whatever each step
+takes."""
 BATCH = 50
 
 
@@ -133,40 +147,59 @@ def deliver(*, hook_id: int, now: datetime | None = None) -> int:
         PlayerEvent.objects.filter(user=hook.user, id__gt=hook.last_event).order_by("id")[:BATCH]
     )
     delivered = 0
+    # The last POST must end before the lease does (a margin for the writes after it).
+    longest = TIMEOUT_SECONDS + POST_SECONDS + 10
+    lease_ends = time.monotonic() + LEASE.total_seconds() - longest
     with translation.override(hook.user.language or settings.LANGUAGE_CODE):
         for event in events:
+            if time.monotonic() > lease_ends:
+                break
             error = post(hook, event)
             if error:
                 _failed(hook, error, now)
                 return delivered
             hook.last_event, hook.failures, delivered = event.pk, 0, delivered + 1
             Webhook.objects.filter(pk=hook.pk).update(last_event=event.pk, failures=0)
-    more = len(events) == BATCH  # (the rest at the next run)
+    more = delivered == BATCH or delivered < len(events)  # (the rest at the next run)
     done = {"retry_at": None, "last_error": ""} | ({"pending": True} if more else {})
     Webhook.objects.filter(pk=hook.pk).update(**done)
     return delivered
 
 
 def _resolved(url: str) -> tuple[list[str], str]:
-    """The addresses to POST ``url`` to, or why Lords will not: only http(s), and not to a
-    loopback, private or link-local address (the server's own neighbours) unless
-    ``WEBHOOKS_ALLOW_PRIVATE`` (tests, a private deployment). A POST connects to one of
-    these very addresses: a second lookup at connection time could answer otherwise (DNS
-    rebinding: a name that resolved to a public address for the check, then to the
-    server's own network for the request)."""
+    """The addresses to POST ``url`` to, or why Lords will not (in the active language):
+    only http(s), and not to a loopback, private or link-local address (the server's own
+    neighbours) unless ``WEBHOOKS_ALLOW_PRIVATE`` (tests, a private deployment). A POST
+    connects to one of these very addresses: a second lookup at connection time could
+    answer otherwise (DNS rebinding: a name that resolved to a public address for the
+    check, then to the server's own network for the request)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return [], "not an http(s) address"
+        return [], _("not an http(s) address")
+    host = parts.hostname
     try:
-        infos = socket.getaddrinfo(_ascii_host(parts), _port(parts), proto=socket.IPPROTO_TCP)
+        looking_up = _LOOKUPS.submit(
+            socket.getaddrinfo, _ascii_host(parts), _port(parts), proto=socket.IPPROTO_TCP
+        )
+        infos = looking_up.result(timeout=TIMEOUT_SECONDS)
+    except LookupTimeout:
+        return [], _("cannot resolve %(host)s: no answer within %(seconds)s s") % {
+            "host": host,
+            "seconds": f"{TIMEOUT_SECONDS:g}",
+        }
     except (OSError, ValueError) as exc:
-        return [], f"cannot resolve {parts.hostname}: {exc}"
+        return [], _("cannot resolve %(host)s: %(error)s") % {"host": host, "error": exc}
     addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not getattr(settings, "WEBHOOKS_ALLOW_PRIVATE", False):
         for address in addresses:
             if not ipaddress.ip_address(address).is_global:
-                return [], f"{parts.hostname} is a private address"
+                return [], _("%(host)s is a private address") % {"host": host}
     return addresses[:MAX_ADDRESSES], ""
+
+
+_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
+"""The system's resolver has no timeout of its own that Lords sets: a lookup runs here and
+the POST waits ``TIMEOUT_SECONDS`` for it (a lookup that hangs ends in its thread later)."""
 
 
 MAX_ADDRESSES = 3
@@ -237,10 +270,11 @@ def _connected(addresses: list[str], port: int, timeout: float | None) -> socket
 
 
 def post(hook: Webhook, event: PlayerEvent) -> str:
-    """POST one event; "" when the receiver took it (2xx), else what went wrong. To the
-    addresses checked by :func:`_resolved`, and without following redirects (a redirect
-    could point at the server's own network: a 3xx is a failure, as for Standard Webhooks
-    senders)."""
+    """POST one event; "" when the receiver took it (2xx), else what went wrong, in the
+    active language (the operating system's own words for a network error stay as it gives
+    them). To the addresses checked by :func:`_resolved`, without following redirects (a
+    redirect could point at the server's own network: a 3xx is a failure, as for Standard
+    Webhooks senders), and within ``POST_SECONDS`` in all."""
     addresses, refused = _resolved(hook.url)
     if not addresses:
         return refused
@@ -257,18 +291,40 @@ def post(hook: Webhook, event: PlayerEvent) -> str:
     }
     kind = _PinnedTLS if parts.scheme == "https" else _Pinned
     connection = None
+    cut_off = threading.Event()
+    watchdog = threading.Timer(POST_SECONDS, lambda: _cut_off(connection, cut_off))
+    watchdog.start()
     try:  # (a host, port or path the URL field let through may still be refused here)
         connection = kind(_ascii_host(parts), _port(parts), addresses)
         connection.request("POST", urllib.parse.quote(target, safe=URL_SAFE), body, headers)
         status = connection.getresponse().status
     except (OSError, ValueError, http.client.HTTPException) as exc:
-        return str(exc)[:300] or exc.__class__.__name__
+        if cut_off.is_set():
+            return _("no answer within %(seconds)s s") % {"seconds": f"{POST_SECONDS:g}"}
+        error = str(exc) or exc.__class__.__name__
+        return (_("the POST failed: %(error)s") % {"error": error})[:300]
     finally:
+        watchdog.cancel()
         if connection is not None:
             connection.close()
     if 300 <= status < 400:
-        return f"HTTP {status} (redirects are not followed)"
-    return "" if 200 <= status < 300 else f"HTTP {status}"
+        return _("the receiver answered HTTP %(status)s (redirects are not followed)") % {
+            "status": status
+        }
+    if 200 <= status < 300:
+        return ""
+    return _("the receiver answered HTTP %(status)s") % {"status": status}
+
+
+def _cut_off(connection: http.client.HTTPConnection | None, flag: threading.Event) -> None:
+    """End a POST that has run out of time: shutting its socket down wakes the read or
+    write it is blocked in (each step's own timeout restarts with every byte a receiver
+    trickles)."""
+    flag.set()
+    sock = connection.sock if connection is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):  # (already closed)
+            sock.shutdown(socket.SHUT_RDWR)
 
 
 URL_SAFE = "/?#[]@!$&'()*+,;=:%~"

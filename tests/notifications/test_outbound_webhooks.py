@@ -11,6 +11,7 @@ import hmac
 import json
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,11 +21,12 @@ import pytest
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
 from games.events import record_moves, write
 from games.models import Game, PlayerEvent, Webhook
+from notifications import outbound
 from notifications.outbound import BATCH, MAX_FAILURES, deliver_due, sign
 from tests.api.helpers import body, make_player
 from tests.platform.helpers import legal_text, seat_to_act
@@ -38,6 +40,7 @@ class Receiver:
 
     def __init__(self) -> None:
         self.fail = 0
+        self.delay = 0.0
         self.redirect_to = ""
         self.paths: list[str] = []
         self.received: list[tuple[dict[str, str], bytes]] = []
@@ -50,6 +53,7 @@ class Receiver:
                 receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, data))
                 failing = receiver.fail > 0
                 receiver.fail -= 1
+                time.sleep(receiver.delay)
                 if receiver.redirect_to:
                     self.send_response(302)
                     self.send_header("Location", receiver.redirect_to)
@@ -119,7 +123,7 @@ def test_it_retries_with_backoff_then_delivers_every_event_signed(make_game, rec
     assert (hook.failures, hook.retry_at, hook.last_error) == (
         1,
         now + timedelta(seconds=30),
-        "HTTP 500",
+        "the receiver answered HTTP 500",
     )
     assert deliver_due(now=now + timedelta(seconds=10)) == 0  # waiting out the backoff
     assert len(receiver.received) == 1
@@ -333,4 +337,76 @@ def test_more_events_than_one_run_takes_are_delivered_by_the_next_runs(make_game
     assert deliver_due() == BATCH
     assert deliver_due() == total - BATCH
     assert deliver_due() == 0
+    assert len(receiver.received) == total
+
+
+def test_why_it_failed_is_written_in_the_players_language(make_game, receiver):
+    """``last_error`` is shown in the player's webhook list and in the email that switches
+    the hook off: in their language, as the rest of the email."""
+    alice, hook = _hook_and_events(make_game, receiver)
+    alice.user.language = "fr"
+    alice.user.save(update_fields=["language"])
+    receiver.fail = 1
+    deliver_due()
+    hook.refresh_from_db()
+    assert hook.last_error == "le destinataire a répondu HTTP 500"
+    with translation.override("it"):
+        assert outbound._resolved("ftp://example.org/")[1] == "non è un indirizzo http(s)"
+
+
+def test_a_receiver_that_trickles_its_answer_is_cut_off(make_game, receiver, monkeypatch):
+    """Each read has its own timeout, which every byte restarts: a receiver that sends its
+    answer a byte at a time would hold the run past its lease (another run would then post
+    the same events). The POST has ``POST_SECONDS`` in all."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    monkeypatch.setattr(outbound, "POST_SECONDS", 1.0)
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def trickle() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            for byte in b"HTTP/1.1 204 No Content\r\n\r\n":
+                if stop.wait(0.3):
+                    return
+                conn.sendall(bytes([byte]))
+
+    threading.Thread(target=trickle, daemon=True).start()
+    Webhook.objects.filter(pk=hook.pk).update(
+        url=f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+    )
+    started = time.monotonic()
+    try:
+        deliver_due()
+    finally:
+        stop.set()
+        listener.close()
+    hook.refresh_from_db()
+    assert hook.last_error == "no answer within 1 s" and hook.failures == 1
+    assert time.monotonic() - started < 5  # (the whole answer would take 8 s)
+
+
+def test_a_run_stops_taking_events_before_its_lease_ends(make_game, receiver, monkeypatch):
+    """A run that could not finish another POST within its lease leaves the rest to the
+    next run (the hook says it has more): two runs never post the same hook at once."""
+    alice, _hook = _hook_and_events(make_game, receiver)
+    receiver.delay = 0.4
+    spare = outbound.TIMEOUT_SECONDS + outbound.POST_SECONDS + 10
+    monkeypatch.setattr(outbound, "LEASE", timedelta(seconds=spare + 1))
+    game_id = PlayerEvent.objects.filter(user=alice.user).values_list("game_id", flat=True)[0]
+    write(
+        [
+            PlayerEvent(user=alice.user, game_id=game_id, kind="move", key=f"k{n}", data={})
+            for n in range(4)
+        ]
+    )
+    total = PlayerEvent.objects.filter(user=alice.user).count()
+    first = deliver_due()
+    assert 1 <= first < total
+    hook = Webhook.objects.get(user=alice.user)
+    assert hook.pending and hook.retry_at is None and hook.failures == 0
+    monkeypatch.setattr(outbound, "LEASE", timedelta(minutes=2))
+    receiver.delay = 0
+    assert deliver_due() == total - first
     assert len(receiver.received) == total

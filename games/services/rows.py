@@ -32,6 +32,10 @@ from typing import Any, NamedTuple, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import signals
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
 
 from games.models import Game, Seat, TradeOffer
 
@@ -110,8 +114,36 @@ def _attnames(model: type[models.Model]) -> list[str]:
 
 
 def _instance(db: BaseDatabaseWrapper, model: type[M], values: Sequence[Any]) -> M:
-    """A model instance from its columns' values as the driver gave them."""
-    return model.from_db(db.alias, _attnames(model), _converted(db, model, None, values))
+    """A model instance from its columns' values as the driver gave them: what
+    ``Model.from_db`` makes, without running ``Model.__init__`` where nothing would see the
+    difference (:func:`_plain`). A move makes a dozen (the game, its seats, their players
+    and their email choices), and ``__init__`` took a third of a move's locked read."""
+    converted = _converted(db, model, None, values)
+    if not _plain(model):
+        return model.from_db(db.alias, _attnames(model), converted)
+    obj = model.__new__(model)
+    obj.__dict__.update(zip(_attnames(model), converted, strict=True))
+    state = obj._state = ModelState()
+    state.adding, state.db = False, db.alias
+    return obj
+
+
+@cache
+def _plain(model: type[models.Model]) -> bool:
+    """Whether ``Model.from_db`` with every column comes to setting the columns' values in
+    the instance's ``__dict__`` and a saved ``_state``: the model keeps Django's
+    ``__init__`` and ``from_db``, no receiver listens to its ``pre_init`` or ``post_init``
+    (connected in the apps' ``ready()``, before a first request), and each column's
+    attribute is Django's plain one (``DeferredAttribute``; a foreign key's clears a cached
+    related object, which a new instance has not)."""
+    plain_attributes = (DeferredAttribute, ForeignKeyDeferredAttribute)
+    return (
+        model.__init__ is models.Model.__init__
+        and model.from_db.__func__ is models.Model.from_db.__func__  # type: ignore[attr-defined]
+        and not signals.pre_init.has_listeners(model)
+        and not signals.post_init.has_listeners(model)
+        and all(type(getattr(model, name, None)) in plain_attributes for name in _attnames(model))
+    )
 
 
 PLAYER_ROWS: list[type[models.Model]] = []

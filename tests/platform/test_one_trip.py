@@ -66,3 +66,27 @@ def test_nothing_is_written_when_the_block_raises(make_game, ada, bob):
 def test_blocks_do_not_nest() -> None:
     with rows.one_trip(), pytest.raises(AssertionError), rows.one_trip():
         pass
+
+
+def test_the_locked_read_makes_the_instances_the_orm_makes(make_game, ada, bob):
+    """``rows`` makes the game, its seats and their players without ``Model.__init__``
+    (issue 15): each instance has the ORM's values and state, and its related objects."""
+    game = make_game(ada, bob, bots=1)
+    locked = rows.locked_game_with_seats(game.pk)
+    assert locked is not None
+    orm_game = type(game).objects.get(pk=game.pk)
+    orm_seats = list(Seat.objects.filter(game=game).select_related("user").order_by("order"))
+
+    def values(obj: object) -> dict[str, object]:
+        return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+
+    assert values(locked.game) == values(orm_game)
+    assert [values(s) for s in locked.seats] == [values(s) for s in orm_seats]
+    for mine, theirs in zip(locked.seats, orm_seats, strict=True):
+        assert (mine._state.adding, mine._state.db) == (False, theirs._state.db)
+        assert mine.game is locked.game
+        if theirs.user is None:
+            assert mine.user is None
+        else:
+            assert values(mine.user) == values(theirs.user) and not mine.user._state.adding
+    assert locked.offers_may_lapse is False

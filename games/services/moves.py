@@ -127,12 +127,17 @@ def commit_commands(
     fingerprint: str = "",
     seats: Sequence[Seat] | None = None,
     offers_may_lapse: bool = True,
+    back: Seat | None = None,
 ) -> list[Move]:
     """Log ``entries`` (already applied, giving ``state``), let bots play, save, notify.
     The caller holds the game lock inside a transaction; ``seats``: the game's seats, if it
     has read them under that lock; ``offers_may_lapse``: false if it read that the game has
-    no open offer that lapses with a turn."""
+    no open offer that lapses with a turn; ``back``: the seat of a player who missed
+    deadlines and has just moved (their run of missed deadlines ends)."""
     with rows.one_trip():  # the log, the game, its seats and the outbox row: one statement
+        if back is not None and back.timeouts_in_a_row:
+            back.timeouts_in_a_row = 0
+            rows.update(back, ["timeouts_in_a_row"])
         moves = (
             append_moves(game, entries, idempotency_key=idempotency_key, fingerprint=fingerprint)
             if entries
@@ -201,7 +206,7 @@ def _submit(
     key: tuple[str, str] | None,
 ) -> MoveResult:
     """``key``: the idempotency key and the fingerprint of the request it came with."""
-    with transaction.atomic():
+    with rows.move_transaction():
         locked, seats, offers_may_lapse = lock_game_with_seats(game)
         # A key already used belongs to a submission that moved the game past the version
         # it expected: when the caller expects the current version, the key cannot have
@@ -242,10 +247,8 @@ def _submit(
             fingerprint=fingerprint,
             seats=seats,
             offers_may_lapse=offers_may_lapse,
+            back=seat,
         )
-        if seat.timeouts_in_a_row:  # the player is back: their run of missed deadlines ends
-            seat.timeouts_in_a_row = 0
-            seat.save(update_fields=["timeouts_in_a_row"])
     if isinstance(game, Game):
         copy_into(game, locked)
     return MoveResult(version=locked.version, moves=moves, game=locked, seats=seats)

@@ -1,0 +1,101 @@
+"""``rows.move_transaction``: on PostgreSQL a move's ``BEGIN`` goes with its first statement
+and its ``COMMIT`` with its writes (two round trips fewer, issue 15), and it is still one
+transaction: all or nothing, ``on_commit`` after the commit, nothing after the COMMIT.
+
+These tests run outside a test transaction (``transaction=True``): inside one, the move's
+block is a savepoint and nothing is folded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from django.db import connection, transaction
+
+from games import services
+from games.models import Game, Move, Seat
+from games.services import rows
+
+from .helpers import illegal_text, legal_text, seat_to_act
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The query strings that reach the driver, as the server gets them."""
+    found: list[str] = []
+    execute = psycopg.ClientCursor.execute
+
+    def recording(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        found.append(str(query))
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.ClientCursor, "execute", recording)
+    yield found
+
+
+def test_a_move_is_two_round_trips_its_begin_and_commit_folded_in(make_game, ada, bob, sent):
+    game = make_game(ada, bob)
+    seat, text = seat_to_act(game), legal_text(game)
+    committed: list[bool] = []
+    sent.clear()
+    services.submit_command(game=game, user=seat.user, text=text)
+    # (then the announcement, drained after the commit: tests run tasks eagerly)
+    begin, write = sent[:2]
+    assert begin.startswith("BEGIN; SELECT") and "FOR UPDATE" in begin
+    assert write.startswith("WITH ") and write.endswith("; COMMIT")
+    assert not [s for s in sent if s.strip().upper() in ("BEGIN", "COMMIT")]
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    game.refresh_from_db()
+    assert game.version == 1 and Move.objects.filter(game=game, seq=1).exists()
+    transaction.on_commit(lambda: committed.append(True))  # (autocommit: runs at once)
+    assert committed == [True]
+
+
+def test_a_refused_move_writes_nothing_and_leaves_the_connection_clean(make_game, ada, bob):
+    game = make_game(ada, bob)
+    seat = seat_to_act(game)
+    with pytest.raises(services.IllegalMove):
+        services.submit_command(game=game, user=seat.user, text=illegal_text(game))
+    version = Game.objects.get(pk=game.pk).version
+    assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert Move.objects.filter(game=game, seq=version + 1).count() == 0
+    result = services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    assert result.version == version + 1
+
+
+def test_on_commit_runs_after_the_commit_and_a_returning_player_is_written_with_it(
+    make_game, ada, bob
+):
+    """A player back from missed deadlines: the reset goes with the move's writes, before
+    its COMMIT (a statement after it would be outside the transaction)."""
+    game = make_game(ada, bob)
+    seat = seat_to_act(game)
+    Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=2)
+    seen: list[int] = []
+
+    def after() -> None:  # in a new connection's view: the move is committed
+        seen.append(Game.objects.get(pk=game.pk).version)
+
+    with rows.move_transaction():
+        transaction.on_commit(after)
+        locked = rows.locked_game_with_seats(game.pk)
+        assert locked is not None and seen == []
+    assert seen == [0]
+    services.submit_command(game=game, user=seat.user, text=legal_text(game))
+    assert Seat.objects.get(pk=seat.pk).timeouts_in_a_row == 0
+
+
+def test_a_statement_after_the_commit_is_refused(make_game, ada, bob):
+    game = make_game(ada, bob)
+    refused = pytest.raises(AssertionError, match="after the move's COMMIT")
+    with refused, rows.move_transaction():
+        locked = rows.locked_game_with_seats(game.pk)
+        assert locked is not None
+        with rows.one_trip():
+            rows.update(locked.game, ["turn_hours"])
+            rows.update(locked.seats[0], ["timeouts"])
+        Game.objects.filter(pk=game.pk).exists()

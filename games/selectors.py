@@ -5,6 +5,7 @@ the seed is added here only once the game has finished)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection
@@ -336,11 +337,17 @@ def _as_stored(m: Move) -> Move:
 
 def _jsonb_order(value: Any) -> Any:
     if isinstance(value, dict):
-        keys = sorted(value, key=lambda k: (len(k.encode()), k.encode()))
-        return {k: _jsonb_order(value[k]) for k in keys}
+        return {k: _jsonb_order(value[k]) for k in _jsonb_keys(tuple(value))}
     if isinstance(value, list | tuple):
-        return [_jsonb_order(v) for v in value]
+        return [_jsonb_order(v) if isinstance(v, dict | list | tuple) else v for v in value]
     return value
+
+
+@lru_cache(maxsize=1024)
+def _jsonb_keys(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """An object's keys in ``jsonb``'s order (the engines' events come in a few shapes: the
+    order of each is worked out once)."""
+    return tuple(sorted(keys, key=lambda k: (len(k.encode()), k.encode())))
 
 
 def _state_at(game: Game, players: int, seq: int) -> Any:

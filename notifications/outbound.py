@@ -39,7 +39,7 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as LookupTimeout
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import idna
 from django.conf import settings
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from games.services.hooks import Batch
 
 log = logging.getLogger(__name__)
+S = TypeVar("S", bound=socket.socket)
 
 MAX_FAILURES = 5
 BACKOFF = (30, 120, 600, 3600, 6 * 3600)
@@ -147,9 +148,11 @@ def deliver(*, hook_id: int, now: datetime | None = None) -> int:
         PlayerEvent.objects.filter(user=hook.user, id__gt=hook.last_event).order_by("id")[:BATCH]
     )
     delivered = 0
-    # The last POST must end before the lease does (a margin for the writes after it).
-    longest = TIMEOUT_SECONDS + POST_SECONDS + 10
-    lease_ends = time.monotonic() + LEASE.total_seconds() - longest
+    # The last POST must end before the lease does (a margin for the writes after it). The
+    # lease was written from ``now``, which a long run of ``deliver_due`` gives every hook:
+    # what is left of it is counted from the clock.
+    left = (now + LEASE - timezone.now()).total_seconds()
+    lease_ends = time.monotonic() + left - (TIMEOUT_SECONDS + POST_SECONDS + 10)
     with translation.override(hook.user.language or settings.LANGUAGE_CODE):
         for event in events:
             if time.monotonic() > lease_ends:
@@ -183,6 +186,7 @@ def _resolved(url: str) -> tuple[list[str], str]:
         )
         infos = looking_up.result(timeout=TIMEOUT_SECONDS)
     except LookupTimeout:
+        looking_up.cancel()  # (if it has not started: the pool is busy with hung lookups)
         return [], _("cannot resolve %(host)s: no answer within %(seconds)s s") % {
             "host": host,
             "seconds": f"{TIMEOUT_SECONDS:g}",
@@ -197,7 +201,7 @@ def _resolved(url: str) -> tuple[list[str], str]:
     return addresses[:MAX_ADDRESSES], ""
 
 
-_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
+_LOOKUPS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="webhook-dns")
 """The system's resolver has no timeout of its own that Lords sets: a lookup runs here and
 the POST waits ``TIMEOUT_SECONDS`` for it (a lookup that hangs ends in its thread later)."""
 
@@ -232,38 +236,65 @@ milliseconds)."""
 class _Pinned(http.client.HTTPConnection):
     """An HTTP connection to the addresses that were checked (each in turn, as
     ``socket.create_connection`` tries a name's), with the URL's host in the ``Host``
-    header."""
+    header, that :meth:`cut_off` ends at any step (connecting, the TLS handshake, sending,
+    reading): each step's own timeout restarts with every byte a receiver trickles."""
 
-    def __init__(self, host: str, port: int, addresses: list[str]) -> None:
-        super().__init__(host, port, timeout=TIMEOUT_SECONDS)
+    def __init__(self, host: str, port: int, addresses: list[str], **tls: Any) -> None:
+        super().__init__(host, port, timeout=TIMEOUT_SECONDS, **tls)
         self.addresses = addresses
+        self.ends = time.monotonic() + POST_SECONDS
+        self.opened: list[socket.socket] = []
+        self.over = threading.Event()
 
     def connect(self) -> None:
-        self.sock = _connected(self.addresses, self.port, self.timeout)
+        self.sock = self._opened(_connected(self.addresses, self.port, self.ends))
+
+    def _opened(self, sock: S) -> S:
+        """``sock``, from now on shut down by :meth:`cut_off` (or at once if it came)."""
+        self.opened.append(sock)
+        if self.over.is_set():
+            raise TimeoutError("cut off")
+        return sock
+
+    def cut_off(self) -> None:
+        """Out of time: shutting the sockets down wakes the step the POST is blocked in."""
+        self.over.set()
+        for sock in list(self.opened):
+            with contextlib.suppress(OSError):  # (closed, or handed over to TLS)
+                sock.shutdown(socket.SHUT_RDWR)
 
 
-class _PinnedTLS(http.client.HTTPSConnection):
+class _PinnedTLS(_Pinned, http.client.HTTPSConnection):
     """The same over TLS: the certificate is checked against the URL's host name (SNI)."""
 
     def __init__(self, host: str, port: int, addresses: list[str]) -> None:
-        super().__init__(host, port, timeout=TIMEOUT_SECONDS, context=TLS)
-        self.addresses = addresses
+        super().__init__(host, port, addresses, context=TLS)
 
     def connect(self) -> None:
-        sock = _connected(self.addresses, self.port, self.timeout)
+        sock = self._opened(_connected(self.addresses, self.port, self.ends))
         try:
-            self.sock = TLS.wrap_socket(sock, server_hostname=self.host)
+            tls = TLS.wrap_socket(sock, server_hostname=self.host, do_handshake_on_connect=False)
         except BaseException:
-            sock.close()  # (not ours yet: ``close()`` would not see it)
+            sock.close()
             raise
+        try:
+            self._opened(tls).do_handshake()
+        except BaseException:
+            tls.close()  # (not ours yet: ``close()`` would not see it)
+            raise
+        self.sock = tls
 
 
-def _connected(addresses: list[str], port: int, timeout: float | None) -> socket.socket:
-    """A connection to the first of ``addresses`` that answers (the last error if none)."""
+def _connected(addresses: list[str], port: int, ends: float) -> socket.socket:
+    """A connection to the first of ``addresses`` that answers (the last error if none),
+    each tried for ``TIMEOUT_SECONDS`` at most and all before ``ends`` (``time.monotonic``)."""
     error: OSError = OSError("no address")
     for address in addresses:
+        left = ends - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
         try:
-            return socket.create_connection((address, port), timeout)
+            return socket.create_connection((address, port), min(TIMEOUT_SECONDS, left))
         except OSError as exc:
             error = exc
     raise error
@@ -291,20 +322,21 @@ def post(hook: Webhook, event: PlayerEvent) -> str:
     }
     kind = _PinnedTLS if parts.scheme == "https" else _Pinned
     connection = None
-    cut_off = threading.Event()
-    watchdog = threading.Timer(POST_SECONDS, lambda: _cut_off(connection, cut_off))
-    watchdog.start()
+    watchdog = None
     try:  # (a host, port or path the URL field let through may still be refused here)
         connection = kind(_ascii_host(parts), _port(parts), addresses)
+        watchdog = threading.Timer(POST_SECONDS, connection.cut_off)
+        watchdog.start()
         connection.request("POST", urllib.parse.quote(target, safe=URL_SAFE), body, headers)
         status = connection.getresponse().status
     except (OSError, ValueError, http.client.HTTPException) as exc:
-        if cut_off.is_set():
+        if connection is not None and connection.over.is_set():
             return _("no answer within %(seconds)s s") % {"seconds": f"{POST_SECONDS:g}"}
         error = str(exc) or exc.__class__.__name__
-        return (_("the POST failed: %(error)s") % {"error": error})[:300]
+        return _("the POST failed: %(error)s") % {"error": error}
     finally:
-        watchdog.cancel()
+        if watchdog is not None:
+            watchdog.cancel()
         if connection is not None:
             connection.close()
     if 300 <= status < 400:
@@ -316,17 +348,6 @@ def post(hook: Webhook, event: PlayerEvent) -> str:
     return _("the receiver answered HTTP %(status)s") % {"status": status}
 
 
-def _cut_off(connection: http.client.HTTPConnection | None, flag: threading.Event) -> None:
-    """End a POST that has run out of time: shutting its socket down wakes the read or
-    write it is blocked in (each step's own timeout restarts with every byte a receiver
-    trickles)."""
-    flag.set()
-    sock = connection.sock if connection is not None else None
-    if sock is not None:
-        with contextlib.suppress(OSError):  # (already closed)
-            sock.shutdown(socket.SHUT_RDWR)
-
-
 URL_SAFE = "/?#[]@!$&'()*+,;=:%~"
 """What a request target keeps as it is; anything else (a space, a letter outside ASCII) is
 percent-encoded, as a browser sends it."""
@@ -334,6 +355,7 @@ percent-encoded, as a browser sends it."""
 
 def _failed(hook: Webhook, error: str, now: datetime) -> None:
     """One more failure in a row: wait the backoff, or switch the hook off and tell."""
+    error = error[: Webhook._meta.get_field("last_error").max_length]
     failures = hook.failures + 1
     if failures >= MAX_FAILURES:
         Webhook.objects.filter(pk=hook.pk).update(

@@ -30,6 +30,7 @@ from contextvars import ContextVar
 from functools import cache
 from typing import Any, NamedTuple, TypeVar
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import signals
@@ -527,10 +528,14 @@ def move_transaction() -> Iterator[None]:
 
 
 def _foldable(db: BaseDatabaseWrapper) -> bool:
+    """The block is a transaction of its own, not yet begun (not a savepoint: a test's
+    transaction, or a caller who turned autocommit off, has one open)."""
     raw = db.connection
     return (
         _several_per_query(db)
         and len(db.atomic_blocks) == 1
+        and not db.savepoint_ids
+        and raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         and (raw.isolation_level, raw.read_only, raw.deferrable) == (None, None, None)
     )
 
@@ -543,12 +548,13 @@ def _folding(
     fold = _fold.get()
     if fold is None:  # (another thread's statement on a shared connection: not ours)
         return execute(sql, params, many, context)
-    assert not fold.committed, f"a statement after the move's COMMIT: {sql[:80]}"
+    if fold.committed:  # (a bug of the caller's; not an ``assert``: ``-O`` would drop it)
+        raise AssertionError(f"a statement after the move's COMMIT: {sql[:80]}")
     if fold.begun:
         return execute(sql, params, many, context)
     fold.begun = True
-    if many:
-        execute("BEGIN", None, False, context)
+    if many:  # (``executemany`` cannot carry it: the BEGIN goes first, on its own)
+        context["cursor"].cursor.execute("BEGIN")
         return execute(sql, params, many, context)
     found = execute(f"BEGIN; {sql}", params, many, context)
     context["cursor"].cursor.nextset()

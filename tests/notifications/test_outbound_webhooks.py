@@ -6,6 +6,7 @@ with the player told by email."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -364,13 +365,15 @@ def test_a_receiver_that_trickles_its_answer_is_cut_off(make_game, receiver, mon
     stop = threading.Event()
 
     def trickle() -> None:
-        conn, _ = listener.accept()
-        with conn:
-            conn.recv(65536)
-            for byte in b"HTTP/1.1 204 No Content\r\n\r\n":
-                if stop.wait(0.3):
-                    return
-                conn.sendall(bytes([byte]))
+        while not stop.is_set():
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                for byte in b"HTTP/1.1 204 No Content\r\n\r\n":
+                    if stop.wait(0.3):
+                        return
+                    with contextlib.suppress(OSError):
+                        conn.sendall(bytes([byte]))
 
     threading.Thread(target=trickle, daemon=True).start()
     Webhook.objects.filter(pk=hook.pk).update(
@@ -379,21 +382,38 @@ def test_a_receiver_that_trickles_its_answer_is_cut_off(make_game, receiver, mon
     started = time.monotonic()
     try:
         deliver_due()
+        hook.refresh_from_db()
+        assert hook.last_error == "no answer within 1 s" and hook.failures == 1
+        assert time.monotonic() - started < 5  # (the whole answer would take 8 s)
+
+        # Time spent connecting counts too (found by review: the limit came while the
+        # connection was being made, and then the answer trickled on unbounded).
+        connect = socket.create_connection
+
+        def slow_connect(*args: Any, **kwargs: Any) -> socket.socket:
+            time.sleep(1.2)
+            return connect(*args, **kwargs)
+
+        monkeypatch.setattr(socket, "create_connection", slow_connect)
+        started = time.monotonic()
+        deliver_due(now=timezone.now() + timedelta(days=1))  # (past the backoff)
+        hook.refresh_from_db()
+        assert hook.last_error == "no answer within 1 s" and hook.failures == 2
+        assert time.monotonic() - started < 5
     finally:
         stop.set()
         listener.close()
-    hook.refresh_from_db()
-    assert hook.last_error == "no answer within 1 s" and hook.failures == 1
-    assert time.monotonic() - started < 5  # (the whole answer would take 8 s)
 
 
-def test_a_run_stops_taking_events_before_its_lease_ends(make_game, receiver, monkeypatch):
+def test_a_run_stops_taking_events_before_its_lease_ends(make_game, receiver):
     """A run that could not finish another POST within its lease leaves the rest to the
-    next run (the hook says it has more): two runs never post the same hook at once."""
+    next run (the hook says it has more): two runs never post the same hook at once. The
+    lease is written from the run's ``now``, which a long run gives its last hooks late:
+    what is left of it counts, not its length."""
     alice, _hook = _hook_and_events(make_game, receiver)
     receiver.delay = 0.4
     spare = outbound.TIMEOUT_SECONDS + outbound.POST_SECONDS + 10
-    monkeypatch.setattr(outbound, "LEASE", timedelta(seconds=spare + 1))
+    late = outbound.LEASE - timedelta(seconds=spare + 1)  # 1 s of lease left to post in
     game_id = PlayerEvent.objects.filter(user=alice.user).values_list("game_id", flat=True)[0]
     write(
         [
@@ -402,11 +422,19 @@ def test_a_run_stops_taking_events_before_its_lease_ends(make_game, receiver, mo
         ]
     )
     total = PlayerEvent.objects.filter(user=alice.user).count()
-    first = deliver_due()
+    first = deliver_due(now=timezone.now() - late)
     assert 1 <= first < total
     hook = Webhook.objects.get(user=alice.user)
     assert hook.pending and hook.retry_at is None and hook.failures == 0
-    monkeypatch.setattr(outbound, "LEASE", timedelta(minutes=2))
     receiver.delay = 0
     assert deliver_due() == total - first
     assert len(receiver.received) == total
+
+
+def test_a_long_reason_is_cut_to_what_the_column_holds(make_game, receiver):
+    """A 253-character host name in a refusal made ``last_error`` longer than its column:
+    the UPDATE failed and took the rest of the run with it (found by review)."""
+    _alice, hook = _hook_and_events(make_game, receiver)
+    outbound._failed(hook, "x" * 400, timezone.now())
+    hook.refresh_from_db()
+    assert hook.last_error == "x" * 300 and hook.failures == 1

@@ -99,3 +99,29 @@ def test_a_statement_after_the_commit_is_refused(make_game, ada, bob):
             rows.update(locked.game, ["turn_hours"])
             rows.update(locked.seats[0], ["timeouts"])
         Game.objects.filter(pk=game.pk).exists()
+
+
+def test_inside_a_callers_own_transaction_nothing_is_folded(make_game, ada, bob):
+    """A caller who turned autocommit off has a transaction open: the block is a savepoint
+    in it, and the move commits with the caller (found by review: turning psycopg's
+    autocommit on failed there)."""
+    game = make_game(ada, bob)
+    seat, text = seat_to_act(game), legal_text(game)
+    transaction.set_autocommit(False)
+    try:
+        services.submit_command(game=game, user=seat.user, text=text)
+        transaction.rollback()
+    finally:
+        transaction.set_autocommit(True)
+    assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_an_executemany_first_begins_the_transaction_on_its_own(make_game, ada, bob):
+    game = make_game(ada, bob)
+    with rows.move_transaction(), connection.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE games_game SET turn_hours = %s WHERE id = %s", [(5, game.pk), (6, game.pk)]
+        )
+        status = connection.connection.info.transaction_status
+    assert status == psycopg.pq.TransactionStatus.INTRANS
+    assert Game.objects.get(pk=game.pk).turn_hours == 6

@@ -88,5 +88,6 @@ def test_the_locked_read_makes_the_instances_the_orm_makes(make_game, ada, bob):
         if theirs.user is None:
             assert mine.user is None
         else:
-            assert values(mine.user) == values(theirs.user) and not mine.user._state.adding
+            assert mine.user is not None and values(mine.user) == values(theirs.user)
+            assert not mine.user._state.adding
     assert locked.offers_may_lapse is False

@@ -8,8 +8,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import ChatMessage, Game, Invitation, Move, Seat, TradeOffer
-from games.services import talk
+from games.models import Announcement, ChatMessage, Game, Invitation, Move, Seat, TradeOffer
+from games.services import hooks, talk
 
 
 class SeatInline(admin.TabularInline):
@@ -157,3 +157,33 @@ class ChatMessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def hide(self, request: HttpRequest, queryset: Any) -> None:
         hidden = talk.hide_messages(messages=queryset, by=request.user)
         self.message_user(request, f"{hidden} message(s) hidden.")
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    """The outbox (decision 0012): rows waiting to be announced, and those given up after
+    failing for ``ANNOUNCEMENT_GIVE_UP_HOURS``. Staff read why, fix the receiver, then send
+    them again (the action); nothing here is edited by hand."""
+
+    list_display = ("id", "game", "change", "seqs", "attempts", "given_up_at", "last_error")
+    list_filter = ("change", ("given_up_at", admin.EmptyFieldListFilter))
+    actions = ("send_again",)
+    readonly_fields = (
+        "game",
+        "change",
+        "seqs",
+        "details",
+        "created_at",
+        "lease_until",
+        "attempts",
+        "last_error",
+        "given_up_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Send the selected given-up announcements again")
+    def send_again(self, request: HttpRequest, queryset: Any) -> None:
+        count = hooks.send_again(list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{count} announcement(s) will be sent at the next run.")

@@ -371,6 +371,16 @@ class Announcement(models.Model):
     lease_until = models.DateTimeField(
         null=True, blank=True, help_text="Claimed by a worker until then (empty: free)."
     )
+    attempts = models.PositiveIntegerField(
+        default=0, help_text="Announcements that failed (a receiver raised)."
+    )
+    last_error = models.CharField(max_length=300, blank=True)
+    given_up_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Still failing after ANNOUNCEMENT_GIVE_UP_HOURS: no longer tried, kept "
+        "until staff send it again (the admin's action) or delete it.",
+    )
 
     def __str__(self) -> str:
         return f"moves {self.seqs} of game #{self.game_id}"

@@ -148,6 +148,9 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 # email being sent) lapses after its lease, and a later run takes it again.
 ANNOUNCE_EVERY_SECONDS = env.float("ANNOUNCE_EVERY_SECONDS", default=2.0)
 ANNOUNCEMENT_LEASE_SECONDS = env.float("ANNOUNCEMENT_LEASE_SECONDS", default=300.0)
+# An announcement a receiver keeps failing on is tried again at each lapse of its lease, then
+# given up (kept, shown in the admin) this long after it was written, as emails are.
+ANNOUNCEMENT_GIVE_UP_HOURS = env.float("ANNOUNCEMENT_GIVE_UP_HOURS", default=12.0)
 NOTIFICATIONS_LEASE_SECONDS = env.float("NOTIFICATIONS_LEASE_SECONDS", default=300.0)
 NOTIFICATIONS_RESEND_EVERY_SECONDS = env.float("NOTIFICATIONS_RESEND_EVERY_SECONDS", default=30.0)
 # Periodic work (Celery beat): every task is idempotent, so a late or doubled tick is harmless;

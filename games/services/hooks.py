@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -103,6 +103,7 @@ def _claim(batch: int) -> Claimed:
     with transaction.atomic():
         rows = list(
             Announcement.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+            .filter(given_up_at__isnull=True)
             .order_by("pk")
             .select_for_update(skip_locked=True)
             .values_list("pk", "game_id", "change", "seqs", "details")[:batch]
@@ -146,23 +147,51 @@ def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = 
         done: list[int] = []
         for game_id, (pks, _) in moves.items():
             news = {"game_id": game_id, "seqs": claimed.games[game_id], "batch": claimed}
-            if _announce(moves_committed, **news):
+            error = _announce(moves_committed, **news)
+            if error:
+                _failed(pks, error)
+            else:
                 done += pks
                 announced += 1
         if done:
             Announcement.objects.filter(pk__in=done).delete()
         for pk, game_id, change, details in changes:
-            if _announce(table_changed, game_id=game_id, change=change, **details):
+            error = _announce(table_changed, game_id=game_id, change=change, **details)
+            if error:
+                _failed([pk], error)
+            else:
                 Announcement.objects.filter(pk=pk).delete()
                 announced += 1
         if count < batch:
             return announced
 
 
-def _announce(signal: Signal, **news: Any) -> bool:
-    """Send the signal; False (logged) if a receiver failed."""
+def _announce(signal: Signal, **news: Any) -> str:
+    """Send the signal; what failed (logged), or "" if every receiver took it."""
     answers = signal.send_robust(sender=None, **news)
     failed = [answer for _, answer in answers if isinstance(answer, Exception)]
     for exc in failed:
         log.error("announcing %s failed: %r", news, exc, exc_info=exc)
-    return not failed
+    return "; ".join(repr(exc) for exc in failed)
+
+
+def _failed(pks: list[int], error: str) -> None:
+    """Count a failure on the rows (their lease stands: they are tried again when it
+    lapses); rows written more than ``ANNOUNCEMENT_GIVE_UP_HOURS`` ago are given up: no
+    longer claimed, kept for staff (the admin shows them and sends them again). Nothing is
+    lost, and a receiver that fails for good does not run every few minutes for ever."""
+    now = timezone.now()
+    failing = Announcement.objects.filter(pk__in=pks)
+    failing.update(attempts=F("attempts") + 1, last_error=error[:300])
+    old = now - timedelta(hours=float(settings.ANNOUNCEMENT_GIVE_UP_HOURS))
+    given_up = failing.filter(created_at__lt=old).update(given_up_at=now, lease_until=None)
+    if given_up:
+        log.error("gave up announcing %s rows (%s): %s", given_up, pks, error)
+
+
+def send_again(pks: list[int]) -> int:
+    """Staff's retry of given-up announcements: claimable at the next run, counted anew
+    (from now: a failure gives them up again only after the whole delay)."""
+    return Announcement.objects.filter(pk__in=pks, given_up_at__isnull=False).update(
+        given_up_at=None, lease_until=None, attempts=0, last_error="", created_at=timezone.now()
+    )

@@ -100,3 +100,75 @@ def test_a_lapsed_claim_is_announced_again_and_emails_go_once(
     Announcement.objects.create(game=game, seqs=[0])  # announced twice
     assert hooks.announce_pending() == 1
     assert len(mail.outbox) == sent
+
+
+def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_staff(
+    make_game, ada, bob, settings, client, django_user_model
+):
+    """A receiver that fails on an announcement is tried again at each lapse of the lease,
+    for ``ANNOUNCEMENT_GIVE_UP_HOURS``; then the row is given up (no longer claimed) but
+    kept, and staff send it again from the admin once the receiver is fixed."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Announcement
+    from games.services import hooks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    game = make_game(ada, bob)
+    Announcement.objects.exclude(change=Announcement.Change.MOVES).delete()  # (Bob joined)
+    [row] = Announcement.objects.filter(game=game)
+
+    def broken(**news: object) -> None:
+        raise RuntimeError("receiver down")
+
+    def lapse(**fields: object) -> None:
+        Announcement.objects.update(lease_until=timezone.now() - timedelta(seconds=1), **fields)
+
+    hooks.moves_committed.connect(broken, dispatch_uid="test-broken")
+    try:
+        assert hooks.announce_pending() == 0
+        row.refresh_from_db()
+        assert (row.attempts, row.given_up_at) == (1, None)
+        assert "receiver down" in row.last_error
+        assert hooks.announce_pending() == 0  # the lease holds: not tried again at once
+        lapse()
+        assert hooks.announce_pending() == 0
+        row.refresh_from_db()
+        assert (row.attempts, row.given_up_at) == (2, None)
+
+        lapse(created_at=timezone.now() - timedelta(hours=settings.ANNOUNCEMENT_GIVE_UP_HOURS))
+        assert hooks.announce_pending() == 0
+        row.refresh_from_db()
+        assert row.attempts == 3 and row.given_up_at is not None
+        lapse()
+        assert hooks.announce_pending() == 0
+        row.refresh_from_db()
+        assert row.attempts == 3  # given up: no longer claimed, still kept
+    finally:
+        hooks.moves_committed.disconnect(dispatch_uid="test-broken")
+
+    staff = django_user_model.objects.create_superuser("staff@example.org", "a-long-password-1")
+    client.force_login(staff)
+    listed = client.get("/admin/games/announcement/?given_up_at__isnull=False")
+    assert listed.status_code == 200 and b"receiver down" in listed.content
+    sent = len(mail.outbox)
+    answer = client.post(
+        "/admin/games/announcement/",
+        {"action": "send_again", "_selected_action": [row.pk]},
+        follow=True,
+    )
+    assert b"1 announcement(s) will be sent at the next run." in answer.content
+    told: list[object] = []
+
+    def fixed(**news: object) -> None:
+        told.append(news["game_id"])
+
+    hooks.moves_committed.connect(fixed, dispatch_uid="test-fixed")
+    try:
+        assert hooks.announce_pending() == 1
+    finally:
+        hooks.moves_committed.disconnect(dispatch_uid="test-fixed")
+    assert told == [game.pk] and not Announcement.objects.filter(pk=row.pk).exists()
+    assert len(mail.outbox) == sent  # (the emails went at the first try: none twice)

@@ -165,7 +165,7 @@ class AnnouncementAdmin(admin.ModelAdmin):
     failing for ``ANNOUNCEMENT_GIVE_UP_HOURS``. Staff read why, fix the receiver, then send
     them again (the action); nothing here is edited by hand."""
 
-    list_display = ("id", "game", "change", "seqs", "attempts", "given_up_at", "last_error")
+    list_display = ("id", "game", "seqs", "last_error", "attempts", "given_up_at")
     list_filter = ("change", ("given_up_at", admin.EmptyFieldListFilter))
     actions = ("send_again",)
     readonly_fields = (

@@ -163,7 +163,9 @@ class ChatMessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class AnnouncementAdmin(admin.ModelAdmin):
     """The outbox (decision 0012): rows waiting to be announced, and those given up after
     failing for ``ANNOUNCEMENT_GIVE_UP_HOURS``. Staff read why, fix the receiver, then send
-    them again (the action); nothing here is edited by hand."""
+    them again (the action, for staff who may change them). A row is never edited here (a
+    save would write back a lease a worker has just taken, or bring back a row it has just
+    announced), and only a given-up row may be deleted, one at a time."""
 
     list_display = ("id", "game", "seqs", "last_error", "attempts", "given_up_at")
     list_filter = ("change", ("given_up_at", admin.EmptyFieldListFilter))
@@ -177,13 +179,24 @@ class AnnouncementAdmin(admin.ModelAdmin):
         "lease_until",
         "attempts",
         "last_error",
+        "failing_since",
         "given_up_at",
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.action(description="Send the selected given-up announcements again")
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The list's action needs it; a row's page is for reading only.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        given_up = obj is not None and obj.given_up_at is not None
+        return given_up and super().has_delete_permission(request, obj)
+
+    @admin.action(
+        description="Send the selected given-up announcements again", permissions=["change"]
+    )
     def send_again(self, request: HttpRequest, queryset: Any) -> None:
         count = hooks.send_again(list(queryset.values_list("pk", flat=True)))
         self.message_user(request, f"{count} announcement(s) will be sent at the next run.")

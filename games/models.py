@@ -371,15 +371,20 @@ class Announcement(models.Model):
     lease_until = models.DateTimeField(
         null=True, blank=True, help_text="Claimed by a worker until then (empty: free)."
     )
+    # (``db_default`` too: the code still running while a deployment migrates inserts rows
+    # without these columns.)
     attempts = models.PositiveIntegerField(
-        default=0, help_text="Announcements that failed (a receiver raised)."
+        default=0, db_default=0, help_text="Announcements that failed (a receiver raised)."
     )
-    last_error = models.CharField(max_length=300, blank=True)
+    last_error = models.CharField(max_length=300, blank=True, default="", db_default="")
+    failing_since = models.DateTimeField(
+        null=True, blank=True, help_text="The first failure (empty: none, or sent again)."
+    )
     given_up_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Still failing after ANNOUNCEMENT_GIVE_UP_HOURS: no longer tried, kept "
-        "until staff send it again (the admin's action) or delete it.",
+        help_text="Still failing ANNOUNCEMENT_GIVE_UP_HOURS after its first failure: no "
+        "longer tried, kept until staff send it again (the admin's action) or delete it.",
     )
 
     def __str__(self) -> str:

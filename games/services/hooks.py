@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -93,13 +94,17 @@ def _lease() -> timedelta:
     return timedelta(seconds=float(settings.ANNOUNCEMENT_LEASE_SECONDS))
 
 
-Claimed = tuple[int, dict[int, tuple[list[int], list[int]]], list[tuple[int, int, str, Any]]]
+Claimed = tuple[
+    int, dict[int, tuple[list[int], list[int]]], list[tuple[int, int, str, Any]], datetime
+]
 
 
 def _claim(batch: int) -> Claimed:
     """Claim up to ``batch`` free or lapsed announcements: how many, for each game its moves
-    rows and the seqs they announce, and the table changes one by one."""
+    rows and the seqs they announce, the table changes one by one, and the claim's lease
+    (the rows' ``lease_until``: still this value, they are still this run's)."""
     now = timezone.now()
+    lease = now + _lease()
     with transaction.atomic():
         rows = list(
             Announcement.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
@@ -109,9 +114,7 @@ def _claim(batch: int) -> Claimed:
             .values_list("pk", "game_id", "change", "seqs", "details")[:batch]
         )
         if rows:
-            Announcement.objects.filter(pk__in=[row[0] for row in rows]).update(
-                lease_until=now + _lease()
-            )
+            Announcement.objects.filter(pk__in=[row[0] for row in rows]).update(lease_until=lease)
     moves: dict[int, tuple[list[int], list[int]]] = {}
     changes = []
     for pk, game_id, change, seqs, details in rows:
@@ -121,7 +124,7 @@ def _claim(batch: int) -> Claimed:
             all_seqs.extend(seqs)
         else:
             changes.append((pk, game_id, change, details))
-    return len(rows), moves, changes
+    return len(rows), moves, changes, lease
 
 
 def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = None) -> int:
@@ -139,7 +142,7 @@ def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = 
     announced = 0
     first = True
     while True:
-        count, moves, changes = _claim(batch)
+        count, moves, changes, lease = _claim(batch)
         if first and count == batch and recruit is not None:
             recruit()
         first = False
@@ -148,8 +151,11 @@ def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = 
         for game_id, (pks, _) in moves.items():
             news = {"game_id": game_id, "seqs": claimed.games[game_id], "batch": claimed}
             error = _announce(moves_committed, **news)
+            if error and len(claimed.games) > 1:  # (a read for the whole batch failed?)
+                alone = Batch({game_id: claimed.games[game_id]})
+                error = _announce(moves_committed, **{**news, "batch": alone})
             if error:
-                _failed(pks, error)
+                _failed(pks, error, lease)
             else:
                 done += pks
                 announced += 1
@@ -158,7 +164,7 @@ def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = 
         for pk, game_id, change, details in changes:
             error = _announce(table_changed, game_id=game_id, change=change, **details)
             if error:
-                _failed([pk], error)
+                _failed([pk], error, lease)
             else:
                 Announcement.objects.filter(pk=pk).delete()
                 announced += 1
@@ -175,23 +181,36 @@ def _announce(signal: Signal, **news: Any) -> str:
     return "; ".join(repr(exc) for exc in failed)
 
 
-def _failed(pks: list[int], error: str) -> None:
-    """Count a failure on the rows (their lease stands: they are tried again when it
-    lapses); rows written more than ``ANNOUNCEMENT_GIVE_UP_HOURS`` ago are given up: no
-    longer claimed, kept for staff (the admin shows them and sends them again). Nothing is
-    lost, and a receiver that fails for good does not run every few minutes for ever."""
+def _failed(pks: list[int], error: str, lease: datetime) -> None:
+    """Count a failure on the rows this run still holds (``lease``: a run that outlived its
+    lease leaves them to the run that took them). Their lease stands: they are tried again
+    when it lapses. Rows failing for ``ANNOUNCEMENT_GIVE_UP_HOURS`` since their first
+    failure, and at least ``GIVE_UP_AFTER`` times, are given up: no longer claimed, kept
+    for staff (the admin shows them and sends them again). Nothing is lost, and a receiver
+    that fails for good does not run every few minutes for ever."""
     now = timezone.now()
-    failing = Announcement.objects.filter(pk__in=pks)
-    failing.update(attempts=F("attempts") + 1, last_error=error[:300])
-    old = now - timedelta(hours=float(settings.ANNOUNCEMENT_GIVE_UP_HOURS))
-    given_up = failing.filter(created_at__lt=old).update(given_up_at=now, lease_until=None)
+    failing = Announcement.objects.filter(pk__in=pks, lease_until=lease)
+    failing.update(
+        attempts=F("attempts") + 1,
+        last_error=error[:300],
+        failing_since=Coalesce("failing_since", Value(now)),
+    )
+    since = now - timedelta(hours=float(settings.ANNOUNCEMENT_GIVE_UP_HOURS))
+    given_up = failing.filter(failing_since__lt=since, attempts__gte=GIVE_UP_AFTER).update(
+        given_up_at=now, lease_until=None
+    )
     if given_up:
         log.error("gave up announcing %s rows (%s): %s", given_up, pks, error)
 
 
+GIVE_UP_AFTER = 3
+"""Failures before a row may be given up, however long it has failed: after a long worker
+outage, one passing error on an old row is not enough."""
+
+
 def send_again(pks: list[int]) -> int:
-    """Staff's retry of given-up announcements: claimable at the next run, counted anew
-    (from now: a failure gives them up again only after the whole delay)."""
+    """Staff's retry of given-up announcements: claimable at the next run, their failures
+    counted anew (a failure gives them up again only after the whole delay)."""
     return Announcement.objects.filter(pk__in=pks, given_up_at__isnull=False).update(
-        given_up_at=None, lease_until=None, attempts=0, last_error="", created_at=timezone.now()
+        given_up_at=None, lease_until=None, attempts=0, last_error="", failing_since=None
     )

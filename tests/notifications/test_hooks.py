@@ -105,11 +105,13 @@ def test_a_lapsed_claim_is_announced_again_and_emails_go_once(
 def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_staff(
     make_game, ada, bob, settings, client, django_user_model
 ):
-    """A receiver that fails on an announcement is tried again at each lapse of the lease,
-    for ``ANNOUNCEMENT_GIVE_UP_HOURS``; then the row is given up (no longer claimed) but
-    kept, and staff send it again from the admin once the receiver is fixed."""
+    """A receiver that fails on an announcement is tried again at each lapse of the lease;
+    failing ``ANNOUNCEMENT_GIVE_UP_HOURS`` after its first failure (and three times at
+    least), the row is given up (no longer claimed) but kept, and staff who may change it
+    send it again from the admin once the receiver is fixed."""
     from datetime import timedelta
 
+    from django.contrib.auth.models import Permission
     from django.utils import timezone
 
     from games.models import Announcement
@@ -119,6 +121,7 @@ def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_sta
     game = make_game(ada, bob)
     Announcement.objects.exclude(change=Announcement.Change.MOVES).delete()  # (Bob joined)
     [row] = Announcement.objects.filter(game=game)
+    hours = timedelta(hours=settings.ANNOUNCEMENT_GIVE_UP_HOURS + 1)
 
     def broken(**news: object) -> None:
         raise RuntimeError("receiver down")
@@ -126,11 +129,13 @@ def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_sta
     def lapse(**fields: object) -> None:
         Announcement.objects.update(lease_until=timezone.now() - timedelta(seconds=1), **fields)
 
+    # Written long ago (a worker outage): one failure is not enough to give it up.
+    Announcement.objects.update(created_at=timezone.now() - 2 * hours)
     hooks.moves_committed.connect(broken, dispatch_uid="test-broken")
     try:
         assert hooks.announce_pending() == 0
         row.refresh_from_db()
-        assert (row.attempts, row.given_up_at) == (1, None)
+        assert (row.attempts, row.given_up_at) == (1, None) and row.failing_since is not None
         assert "receiver down" in row.last_error
         assert hooks.announce_pending() == 0  # the lease holds: not tried again at once
         lapse()
@@ -138,7 +143,7 @@ def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_sta
         row.refresh_from_db()
         assert (row.attempts, row.given_up_at) == (2, None)
 
-        lapse(created_at=timezone.now() - timedelta(hours=settings.ANNOUNCEMENT_GIVE_UP_HOURS))
+        lapse(failing_since=timezone.now() - hours)  # failing for longer than the delay
         assert hooks.announce_pending() == 0
         row.refresh_from_db()
         assert row.attempts == 3 and row.given_up_at is not None
@@ -149,16 +154,24 @@ def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_sta
     finally:
         hooks.moves_committed.disconnect(dispatch_uid="test-broken")
 
-    staff = django_user_model.objects.create_superuser("staff@example.org", "a-long-password-1")
-    client.force_login(staff)
+    # Staff who may only look see why, and cannot send it again.
+    reader = django_user_model.objects.create_user("reader@example.org", "a-long-password-1")
+    reader.is_staff = True
+    reader.save()
+    reader.user_permissions.add(Permission.objects.get(codename="view_announcement"))
+    client.force_login(reader)
     listed = client.get("/admin/games/announcement/?given_up_at__isnull=False")
     assert listed.status_code == 200 and b"receiver down" in listed.content
+    assert b"send_again" not in listed.content
+    again = {"action": "send_again", "_selected_action": [row.pk]}
+    client.post("/admin/games/announcement/", again)
+    row.refresh_from_db()
+    assert row.given_up_at is not None
+
+    staff = django_user_model.objects.create_superuser("staff@example.org", "a-long-password-1")
+    client.force_login(staff)
     sent = len(mail.outbox)
-    answer = client.post(
-        "/admin/games/announcement/",
-        {"action": "send_again", "_selected_action": [row.pk]},
-        follow=True,
-    )
+    answer = client.post("/admin/games/announcement/", again, follow=True)
     assert b"1 announcement(s) will be sent at the next run." in answer.content
     told: list[object] = []
 
@@ -172,3 +185,31 @@ def test_an_announcement_failing_for_good_is_given_up_kept_and_sent_again_by_sta
         hooks.moves_committed.disconnect(dispatch_uid="test-fixed")
     assert told == [game.pk] and not Announcement.objects.filter(pk=row.pk).exists()
     assert len(mail.outbox) == sent  # (the emails went at the first try: none twice)
+
+
+def test_a_game_that_fails_a_batch_is_retried_alone_and_the_others_go(
+    make_game, ada, bob, cy, settings
+):
+    """A receiver's read for the whole batch fails because of one game: each game is then
+    announced alone, so the others are not held back (nor, in time, given up) with it."""
+    from games.models import Announcement
+    from games.services import hooks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    bad, good = make_game(ada, bob), make_game(ada, cy)
+    Announcement.objects.exclude(change=Announcement.Change.MOVES).delete()
+    told: list[int] = []
+
+    def picky(game_id: int, batch: hooks.Batch, **news: object) -> None:
+        if bad.pk in batch.games:  # (a read of the batch that trips on the bad game)
+            raise RuntimeError("bad game in the batch")
+        told.append(game_id)
+
+    hooks.moves_committed.connect(picky, dispatch_uid="test-picky")
+    try:
+        assert hooks.announce_pending() == 1
+    finally:
+        hooks.moves_committed.disconnect(dispatch_uid="test-picky")
+    assert told == [good.pk]
+    [left] = Announcement.objects.all()
+    assert left.game_id == bad.pk and left.attempts == 1

@@ -15,9 +15,9 @@ rows the event stream reads) POSTed to the player's URLs.
   told by email. Why it failed (``last_error``) is written in the player's language.
 - **Bounded in time**: a POST has ``TIMEOUT_SECONDS`` for the lookup, then ``POST_SECONDS``
   in all for the connection and the answer (a receiver that trickles its answer byte by
-  byte is cut off), and a run stops taking
-  events once what is left of its lease could not hold another POST: the lease cannot lapse
-  while a run still posts, so two runs never deliver the same hook at once.
+  byte is cut off), and a run stops taking events once what is left of its lease could not
+  hold another POST: the lease cannot lapse while a run still posts, so two runs never
+  deliver the same hook at once.
 See docs/decisions/0018-clocks-and-channels.md.
 """
 

@@ -75,6 +75,10 @@ def table_changed_after_commit(game_id: int, change: str, **ids: int) -> None:
         transaction.on_commit(announce_pending)
 
 
+GIVE_UP_AFTER = 3
+"""Failures before a row may be given up, however long it has failed: after a long worker
+outage, one passing error on an old row is not enough."""
+
 BATCH = 50
 """Announcements claimed at once (a worker's run takes batches until none is left; a full
 first batch recruits another run, so that every worker process shares a backlog)."""
@@ -192,7 +196,7 @@ def _failed(pks: list[int], error: str, lease: datetime) -> None:
     failing = Announcement.objects.filter(pk__in=pks, lease_until=lease)
     failing.update(
         attempts=F("attempts") + 1,
-        last_error=error[:300],
+        last_error=error[: Announcement._meta.get_field("last_error").max_length],
         failing_since=Coalesce("failing_since", Value(now)),
     )
     since = now - timedelta(hours=float(settings.ANNOUNCEMENT_GIVE_UP_HOURS))
@@ -201,11 +205,6 @@ def _failed(pks: list[int], error: str, lease: datetime) -> None:
     )
     if given_up:
         log.error("gave up announcing %s rows (%s): %s", given_up, pks, error)
-
-
-GIVE_UP_AFTER = 3
-"""Failures before a row may be given up, however long it has failed: after a long worker
-outage, one passing error on an old row is not enough."""
 
 
 def send_again(pks: list[int]) -> int:

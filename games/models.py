@@ -387,6 +387,22 @@ class Announcement(models.Model):
         "longer tried, kept until staff send it again (the admin's action) or delete it.",
     )
 
+    class Meta:
+        indexes = [
+            # The claim's scan in key order, past given-up rows however many there are.
+            models.Index(
+                fields=["id"],
+                condition=models.Q(given_up_at__isnull=True),
+                name="announcement_claimable",
+            ),
+            # The given-up rows, looked for at each claim (none, normally: one probe).
+            models.Index(
+                fields=["game"],
+                condition=models.Q(given_up_at__isnull=False),
+                name="announcement_given_up",
+            ),
+        ]
+
     def __str__(self) -> str:
         return f"moves {self.seqs} of game #{self.game_id}"
 

@@ -21,8 +21,8 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Q, Value
+from django.db import connection, transaction
+from django.db.models import Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
@@ -79,6 +79,12 @@ GIVE_UP_AFTER = 3
 """Failures before a row may be given up, however long it has failed: after a long worker
 outage, one passing error on an old row is not enough."""
 
+CLAIM_LOCK = 0x10D5_0012
+"""The advisory lock a claim holds (PostgreSQL): see :func:`_claim`."""
+
+BEHIND = "waiting behind a given-up announcement of the same game"
+"""The error of a moves row given up because an older one of its game was."""
+
 BATCH = 50
 """Announcements claimed at once (a worker's run takes batches until none is left; a full
 first batch recruits another run, so that every worker process shares a backlog)."""
@@ -106,15 +112,31 @@ Claimed = tuple[
 def _claim(batch: int) -> Claimed:
     """Claim up to ``batch`` free or lapsed announcements: how many, for each game its moves
     rows and the seqs they announce, the table changes one by one, and the claim's lease
-    (the rows' ``lease_until``: still this value, they are still this run's)."""
-    now = timezone.now()
-    lease = now + _lease()
+    (the rows' ``lease_until``: still this value, they are still this run's).
+
+    A game's moves go in their order: a moves row is not claimed while an older moves row
+    of its game is out under a lease (another run's, or failing), and one behind a given-up
+    row is given up with it (:func:`_behind_given_up`). Claims run one at a time (an
+    advisory lock on PostgreSQL): two at once would each miss the other's uncommitted
+    lease, and could take a game's newer row while the other takes the older one."""
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK])
+        now = timezone.now()
+        lease = now + _lease()
+        _behind_given_up(now)
+        kind = Announcement.Change.MOVES
+        older_out = Announcement.objects.filter(
+            game=OuterRef("game"), pk__lt=OuterRef("pk"), change=kind, lease_until__gte=now
+        )
         rows = list(
             Announcement.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
             .filter(given_up_at__isnull=True)
+            .exclude(Q(change=kind) & Exists(older_out))
             .order_by("pk")
-            .select_for_update(skip_locked=True)
+            .select_for_update()  # (no SKIP LOCKED: a row another run is counting a failure
+            # on must be waited for, not passed over while the game's newer one is taken)
             .values_list("pk", "game_id", "change", "seqs", "details")[:batch]
         )
         if rows:
@@ -129,6 +151,20 @@ def _claim(batch: int) -> Claimed:
         else:
             changes.append((pk, game_id, change, details))
     return len(rows), moves, changes, lease
+
+
+def _behind_given_up(now: datetime) -> None:
+    """Give up the moves rows behind a given-up moves row of their game (they wait for it:
+    out of the claims' way, however many come; staff send the game's rows again together).
+    One cheap look first: no row given up, nothing to do."""
+    moves = Announcement.Change.MOVES
+    given_up = Announcement.objects.filter(change=moves, given_up_at__isnull=False)
+    if not given_up.exists():
+        return
+    older = given_up.filter(game=OuterRef("game"), pk__lt=OuterRef("pk"))
+    Announcement.objects.filter(change=moves, given_up_at__isnull=True).filter(
+        Exists(older)
+    ).update(given_up_at=now, lease_until=None, last_error=BEHIND)
 
 
 def announce_pending(batch: int = BATCH, *, recruit: Callable[[], Any] | None = None) -> int:
@@ -191,7 +227,8 @@ def _failed(pks: list[int], error: str, lease: datetime) -> None:
     when it lapses. Rows failing for ``ANNOUNCEMENT_GIVE_UP_HOURS`` since their first
     failure, and at least ``GIVE_UP_AFTER`` times, are given up: no longer claimed, kept
     for staff (the admin shows them and sends them again). Nothing is lost, and a receiver
-    that fails for good does not run every few minutes for ever."""
+    that fails for good does not run every few minutes for ever. A game's later moves wait
+    behind a failing moves row (``_claim``), and are given up with it."""
     now = timezone.now()
     failing = Announcement.objects.filter(pk__in=pks, lease_until=lease)
     failing.update(
@@ -209,7 +246,12 @@ def _failed(pks: list[int], error: str, lease: datetime) -> None:
 
 def send_again(pks: list[int]) -> int:
     """Staff's retry of given-up announcements: claimable at the next run, their failures
-    counted anew (a failure gives them up again only after the whole delay)."""
-    return Announcement.objects.filter(pk__in=pks, given_up_at__isnull=False).update(
+    counted anew (a failure gives them up again only after the whole delay). A moves row
+    takes every given-up moves row of its game with it: they go together, in order (one
+    left behind would hold the others back again)."""
+    moves = Announcement.Change.MOVES
+    games = Announcement.objects.filter(pk__in=pks, change=moves).values("game")
+    chosen = Q(pk__in=pks) | Q(change=moves, game__in=games)
+    return Announcement.objects.filter(chosen, given_up_at__isnull=False).update(
         given_up_at=None, lease_until=None, attempts=0, last_error="", failing_since=None
     )

@@ -98,7 +98,7 @@ def test_a_batch_writes_the_event_rows_of_all_its_games_at_once(make_game, ada, 
 
     sql = _queries(hooks.announce_pending)
 
-    assert sum("pg_advisory_xact_lock" in q for q in sql) == 1
+    assert sum(f"pg_advisory_xact_lock({events.WRITE_LOCK})" in q for q in sql) == 1
     assert sum(q.startswith('INSERT INTO "games_playerevent"') for q in sql) == 1
     assert sum(q.startswith('UPDATE "games_webhook"') for q in sql) == 1
     for game in games:

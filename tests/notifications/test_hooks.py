@@ -213,3 +213,112 @@ def test_a_game_that_fails_a_batch_is_retried_alone_and_the_others_go(
     assert told == [good.pk]
     [left] = Announcement.objects.all()
     assert left.game_id == bad.pk and left.attempts == 1
+
+
+def test_a_games_moves_are_announced_in_order_behind_a_failing_or_given_up_one(
+    make_game, ada, bob, settings
+):
+    """A game's newer moves wait behind an older announcement that is out: failing under
+    its lease, then given up; once staff send it again, every move goes out in order, in
+    one announcement (before, a newer move went out alone while the older one waited: the
+    players' event feed then had the moves out of order)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.engines.registry import get_engine
+    from games.models import Announcement
+    from games.services import hooks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    game = make_game(ada, bob)
+    Announcement.objects.exclude(change=Announcement.Change.MOVES).delete()  # (Bob joined)
+    told: list[list[int]] = []
+    failing = [True]
+
+    def receiver(game_id: int, seqs: list[int], **news: object) -> None:
+        if failing[0]:
+            raise RuntimeError("receiver down")
+        told.append(seqs)
+
+    def move() -> int:
+        engine = get_engine(game.game_type)
+        game.refresh_from_db()
+        seat = game.seats.select_related("user").get(to_act=True)
+        text = engine.format(engine.legal_commands(game.state, seat.order)[0])
+        result = services.submit_command(game=game.pk, user=seat.user, text=text)
+        return result.moves[-1].seq
+
+    def lapse() -> None:
+        Announcement.objects.filter(given_up_at__isnull=True).update(
+            lease_until=timezone.now() - timedelta(seconds=1)
+        )
+
+    hooks.moves_committed.connect(receiver, dispatch_uid="test-order")
+    try:
+        assert hooks.announce_pending() == 0  # the start's row fails, its lease holds
+        first = move()
+        assert hooks.announce_pending() == 0  # the move waits behind it: not told alone
+        assert Announcement.objects.get(seqs=[first]).lease_until is None
+        assert told == []
+
+        long_ago = timezone.now() - timedelta(hours=settings.ANNOUNCEMENT_GIVE_UP_HOURS + 1)
+        Announcement.objects.update(failing_since=long_ago)
+        for _ in range(hooks.GIVE_UP_AFTER - 1):  # lapsed: tried again, together
+            lapse()
+            assert hooks.announce_pending() == 0
+        given_up = Announcement.objects.get(seqs=[0])
+        assert given_up.given_up_at is not None
+        held = Announcement.objects.get(seqs=[first])
+        assert held.given_up_at is None  # (it failed with it, not yet as long)
+        lapse()
+        assert hooks.announce_pending() == 0  # behind the given-up start: given up, not tried
+        behind = Announcement.objects.get(pk=held.pk)
+        assert behind.given_up_at is not None and behind.last_error == hooks.BEHIND
+        assert behind.attempts == held.attempts
+
+        failing[0] = False  # the receiver is mended; a newer move goes behind too
+        second = move()
+        assert hooks.announce_pending() == 0 and told == []
+        assert Announcement.objects.filter(given_up_at__isnull=True).count() == 0
+        assert hooks.send_again([given_up.pk]) == 3  # staff: the game's rows go together
+        assert hooks.announce_pending() == 1
+    finally:
+        hooks.moves_committed.disconnect(dispatch_uid="test-order")
+    assert told == [[0, first, second]]
+    assert not Announcement.objects.exists()
+
+
+def test_a_failing_table_change_does_not_hold_the_games_moves(make_game, ada, bob, settings):
+    """Only moves wait behind moves: a change at the table that a receiver fails on (here
+    a player who joined) keeps its own row, and the game's next move goes out."""
+    from games.engines.registry import get_engine
+    from games.models import Announcement
+    from games.services import hooks
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    game = make_game(ada, bob)
+    Announcement.objects.filter(change=Announcement.Change.MOVES).delete()
+    assert Announcement.objects.filter(change=Announcement.Change.JOINED).exists()
+    told: list[list[int]] = []
+
+    def broken(**news: object) -> None:
+        raise RuntimeError("table receiver down")
+
+    def moves(game_id: int, seqs: list[int], **news: object) -> None:
+        told.append(seqs)
+
+    engine = get_engine(game.game_type)
+    seat = game.seats.select_related("user").get(to_act=True)
+    text = engine.format(engine.legal_commands(game.state, seat.order)[0])
+    hooks.table_changed.connect(broken, dispatch_uid="test-table-broken")
+    hooks.moves_committed.connect(moves, dispatch_uid="test-moves")
+    try:
+        assert hooks.announce_pending() == 0  # the join fails, its lease holds
+        played = services.submit_command(game=game.pk, user=seat.user, text=text)
+        assert hooks.announce_pending() == 1
+    finally:
+        hooks.table_changed.disconnect(dispatch_uid="test-table-broken")
+        hooks.moves_committed.disconnect(dispatch_uid="test-moves")
+    assert told == [[m.seq for m in played.moves]]
+    assert Announcement.objects.get().change == Announcement.Change.JOINED

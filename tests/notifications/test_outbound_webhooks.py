@@ -9,6 +9,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import ipaddress
 import json
 import socket
 import threading
@@ -23,6 +24,8 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import services
 from games.events import record_moves, write
@@ -172,6 +175,39 @@ def test_private_addresses_are_refused_unless_allowed(make_game, receiver, setti
     deliver_due()
     hook.refresh_from_db()
     assert receiver.received == [] and "private address" in hook.last_error
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "[64:ff9b::7f00:1]",  # 127.0.0.1 through the well-known NAT64 prefix
+        "[64:ff9b:1::a00:1]",  # a network's own NAT64 prefix
+        "[2002:7f00:1::1]",  # 6to4 around 127.0.0.1
+        "[::127.0.0.1]",  # IPv4-compatible
+    ],
+)
+def test_an_ipv6_address_around_a_private_ipv4_one_is_refused(make_game, receiver, settings, host):
+    """Python counts these as global; a translator or relay on the way would deliver them to
+    the server's own network."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    _alice, hook = _hook_and_events(make_game, receiver)
+    Webhook.objects.filter(pk=hook.pk).update(url=f"http://{host}:8080/hook")
+    deliver_due()
+    hook.refresh_from_db()
+    assert receiver.received == [] and hook.last_error == f"{host[1:-1]} is a private address"
+
+
+@given(st.ip_addresses(v=4))
+def test_an_ipv4_address_is_public_the_same_inside_nat64_6to4_and_mapped_forms(ip):
+    """Property: every IPv6 form that carries an IPv4 address is as public as it is."""
+    number = int(ip)
+    forms = [
+        ipaddress.IPv6Address((0x64FF9B << 96) | number),  # NAT64, 64:ff9b::/96
+        ipaddress.IPv6Address((0x2002 << 112) | (number << 80) | 1),  # 6to4
+        ipaddress.IPv6Address((0xFFFF << 32) | number),  # IPv4-mapped
+    ]
+    for form in forms:
+        assert outbound.public(str(form)) == outbound.public(str(ip)), form
 
 
 def test_a_redirect_is_not_followed(make_game, receiver):

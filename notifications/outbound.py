@@ -203,34 +203,38 @@ def _resolved(url: str) -> tuple[list[str], str]:
 
 NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 """The well-known NAT64 prefix (RFC 6052): the last 32 bits are an IPv4 address, reached
-through the network's translator."""
+through the network's translator. (A prefix a network sets up for itself cannot be told
+from a public address: there, the guard is the server's egress firewall.)"""
 
 LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
 """NAT64 prefixes for local use (RFC 8215): a network's own translation, never public."""
 
-IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
-"""The deprecated IPv4-compatible addresses (``::a.b.c.d``), which some stacks still route
-to the IPv4 address."""
+CARRYING_IPV4 = (
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible (deprecated; some stacks route it)
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),  # IPv4-translated (SIIT, RFC 2765)
+)
+"""Other prefixes whose last 32 bits are an IPv4 address."""
 
 
 def public(address: str) -> bool:
-    """Whether a webhook may be sent to ``address``: a global address, and, for an IPv6
-    address that carries an IPv4 one (NAT64, 6to4, IPv4-mapped or -compatible), a global
-    IPv4 address in it (Teredo's are not global to begin with). Python's ``is_global``
-    counts ``64:ff9b::7f00:1`` (the server's own 127.0.0.1 through a NAT64 translator)
-    and ``2002:7f00:1::`` (6to4) as global: a translator or relay on the way would deliver
-    them to the server's own network."""
+    """Whether a webhook may be sent to ``address``: a global unicast address, and, for an
+    IPv6 address that carries an IPv4 one (NAT64, 6to4, IPv4-mapped, -compatible or
+    -translated), a global IPv4 address in it (Teredo's are not global to begin with).
+    Python 3.11.7's ``is_global`` counts ``64:ff9b::7f00:1`` (the server's own 127.0.0.1
+    through a NAT64 translator) and ``2002:7f00:1::`` (6to4) as global (builds with the
+    fix of CVE-2024-4032 refuse all of 6to4): a translator or relay on the way would
+    deliver them to the server's own network."""
     ip = ipaddress.ip_address(address)
-    if not ip.is_global:
+    if not ip.is_global or ip.is_multicast:
         return False
     if isinstance(ip, ipaddress.IPv4Address):
         return True
-    if ip in LOCAL_NAT64:
+    if ip.is_site_local or ip in LOCAL_NAT64:
         return False
     inside = ip.ipv4_mapped or ip.sixtofour
-    if inside is None and (ip in NAT64 or ip in IPV4_COMPATIBLE):
+    if inside is None and (ip in NAT64 or any(ip in net for net in CARRYING_IPV4)):
         inside = ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
-    return inside is None or inside.is_global
+    return inside is None or public(str(inside))
 
 
 _LOOKUPS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="webhook-dns")

@@ -198,16 +198,27 @@ def test_an_ipv6_address_around_a_private_ipv4_one_is_refused(make_game, receive
 
 
 @given(st.ip_addresses(v=4))
-def test_an_ipv4_address_is_public_the_same_inside_nat64_6to4_and_mapped_forms(ip):
-    """Property: every IPv6 form that carries an IPv4 address is as public as it is."""
+def test_an_ipv6_form_of_an_ipv4_address_is_never_more_public_than_it(ip):
+    """Property: an IPv6 address that carries an IPv4 one is refused when that one is; the
+    well-known NAT64 form of a public address stays public. (Python builds with the fix of
+    CVE-2024-4032 refuse all of 6to4 already: it may be refused more, never less.)"""
     number = int(ip)
+    nat64 = ipaddress.IPv6Address((0x64FF9B << 96) | number)
     forms = [
-        ipaddress.IPv6Address((0x64FF9B << 96) | number),  # NAT64, 64:ff9b::/96
+        nat64,
         ipaddress.IPv6Address((0x2002 << 112) | (number << 80) | 1),  # 6to4
         ipaddress.IPv6Address((0xFFFF << 32) | number),  # IPv4-mapped
+        ipaddress.IPv6Address(number),  # IPv4-compatible
+        ipaddress.IPv6Address((0xFFFF << 48) | number),  # IPv4-translated (SIIT)
     ]
     for form in forms:
-        assert outbound.public(str(form)) == outbound.public(str(ip)), form
+        assert outbound.public(str(ip)) or not outbound.public(str(form)), form
+    assert outbound.public(str(nat64)) == outbound.public(str(ip))
+
+
+@pytest.mark.parametrize("address", ["fec0::1", "ff02::1", "224.0.0.1", "::ffff:0:7f00:1"])
+def test_site_local_multicast_and_translated_addresses_are_not_public(address):
+    assert not outbound.public(address)
 
 
 def test_a_redirect_is_not_followed(make_game, receiver):

@@ -486,7 +486,7 @@ def _refresh(conn: http.client.HTTPConnection, game: BenchGame) -> bool:
     """Read the game as the seat to act until it is that seat's view (False: finished)."""
     while game.known is None:
         _, view = call(conn, "GET", f"/api/v1/games/{game.id}/", game.tokens[game.acting])
-        if view["status"] != "active" or not view["to_act"]:
+        if view["status"] != "active":
             return False
         if not view["your_turn"]:
             game.acting = view["to_act"][0]

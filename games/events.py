@@ -21,10 +21,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer, Webhook
+from games.services.rows import transaction_lock
 
 if TYPE_CHECKING:
     from games.services.hooks import Batch
@@ -232,9 +233,7 @@ def write(rows: list[PlayerEvent]) -> int:
     if not rows:
         return 0
     with transaction.atomic():
-        if connection.vendor == "postgresql":  # (SQLite has one writer at a time anyway)
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+        transaction_lock(WRITE_LOCK)
         PlayerEvent.objects.bulk_create(rows, ignore_conflicts=True)
         # Their webhooks have news: the periodic delivery reads only these (issue 15).
         Webhook.objects.filter(user_id__in={r.user_id for r in rows}, active=True).update(

@@ -201,19 +201,18 @@ def _resolved(url: str) -> tuple[list[str], str]:
     return addresses[:MAX_ADDRESSES], ""
 
 
-NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
-"""The well-known NAT64 prefix (RFC 6052): the last 32 bits are an IPv4 address, reached
-through the network's translator. (A prefix a network sets up for itself cannot be told
-from a public address: there, the guard is the server's egress firewall.)"""
-
 LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
 """NAT64 prefixes for local use (RFC 8215): a network's own translation, never public."""
 
 CARRYING_IPV4 = (
+    ipaddress.IPv6Network("64:ff9b::/96"),  # the well-known NAT64 prefix (RFC 6052)
     ipaddress.IPv6Network("::/96"),  # IPv4-compatible (deprecated; some stacks route it)
     ipaddress.IPv6Network("::ffff:0:0:0/96"),  # IPv4-translated (SIIT, RFC 2765)
 )
-"""Other prefixes whose last 32 bits are an IPv4 address."""
+"""Prefixes whose last 32 bits are an IPv4 address, reached through a translator (IPv4-
+mapped and 6to4 addresses have ``ipaddress``'s own accessors). A NAT64 prefix a network
+sets up for itself cannot be told from a public address: there, the guard is the
+server's egress firewall."""
 
 
 def public(address: str) -> bool:
@@ -232,7 +231,7 @@ def public(address: str) -> bool:
     if ip.is_site_local or ip in LOCAL_NAT64:
         return False
     inside = ip.ipv4_mapped or ip.sixtofour
-    if inside is None and (ip in NAT64 or any(ip in net for net in CARRYING_IPV4)):
+    if inside is None and any(ip in net for net in CARRYING_IPV4):
         inside = ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
     return inside is None or public(str(inside))
 

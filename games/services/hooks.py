@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Coalesce
 from django.dispatch import Signal
@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from games.models import Announcement
 from games.services import rows
+from games.services.rows import transaction_lock
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -120,9 +121,7 @@ def _claim(batch: int) -> Claimed:
     advisory lock on PostgreSQL): two at once would each miss the other's uncommitted
     lease, and could take a game's newer row while the other takes the older one."""
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK])
+        transaction_lock(CLAIM_LOCK)
         now = timezone.now()
         lease = now + _lease()
         _behind_given_up(now)

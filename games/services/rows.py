@@ -561,6 +561,16 @@ def _folding(
     return found
 
 
+def transaction_lock(key: int) -> None:
+    """Hold PostgreSQL's advisory lock ``key`` until the caller's transaction ends: writers
+    that must not interleave take it in turn (elsewhere, nothing: SQLite has one writer at
+    a time)."""
+    db = _db()
+    if db.vendor == "postgresql":
+        with db.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
 @cache
 def _values_sql(
     model: type[models.Model], names: tuple[str, ...], key: str, count: int, vendor: str

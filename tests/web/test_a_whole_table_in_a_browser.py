@@ -85,10 +85,24 @@ def _mail_to(smtp: Any, address: str, subject: str, since: int) -> EmailMessage:
         smtp.wait_for(len(smtp.messages) + 1, timeout=1)
 
 
+def _open(page: Any, url: str) -> None:
+    """``page.goto(url)``, once more if the page's own reload cut it short: a board page
+    left open reloads itself when a new part appears (``live.js``), which aborts a
+    navigation in flight (``net::ERR_ABORTED``), as a player's click would be."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.goto(url)
+    except PlaywrightError as exc:
+        if "ERR_ABORTED" not in str(exc):
+            raise
+        page.goto(url)
+
+
 def _web_turn(page: Any, url: str) -> str:
     """A turn on the game page: a legal command's button, yes on the confirm step (the
     command seen in the log), then ``end`` typed and sent; the command played."""
-    page.goto(url)
+    _open(page, url)
     page.wait_for_selector('#move-form button.cmd[value="end"]', state="attached")
     buttons = page.locator('#move-form button.cmd:not([value="end"])')
     if not buttons.count():  # the game is dealt at random: a turn may offer only bets and end

@@ -163,7 +163,14 @@ def messages_for(
     """What ``user`` may read of the game's talk, newest first: after message ``since``
     (a client that has read up to it), or before message ``before`` (an older page).
     Only the game's seated players read its talk."""
-    seat = seat_of(_game(game), user)
+    return messages_seen(seat_of(_game(game), user), since=since, before=before, limit=limit)
+
+
+def messages_seen(
+    seat: Seat, *, since: int | None = None, before: int | None = None, limit: int = PAGE
+) -> list[ChatMessage]:
+    """:func:`messages_for` for a caller that has read the player's seat already (the board
+    page's chat panel)."""
     found = visible_to(seat)
     if since is not None:
         found = found.filter(pk__gt=since)
@@ -216,7 +223,11 @@ def hide_messages(*, messages: Iterable[ChatMessage], by: Any) -> int:
 
 def note_of(*, game: Game | int, user: Any) -> str:
     """``user``'s notes in the game ("" if none yet): theirs only, kept after the end."""
-    seat = seat_of(_game(game), user)
+    return note_in(seat_of(_game(game), user))
+
+
+def note_in(seat: Seat) -> str:
+    """:func:`note_of` for a caller that has read the player's seat already."""
     return PlayerNote.objects.filter(seat=seat).values_list("text", flat=True).first() or ""
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from games.models import Game
+from games.models import Seat
 from games.web import talk
 
 register = template.Library()
@@ -18,16 +18,20 @@ register = template.Library()
 def chat_panel(context: template.Context, game: dict[str, Any]) -> dict[str, Any] | None:
     """The chat of ``game`` (the page's game dict) for the viewer, or None when they may
     not read it (not seated): ``?chat_before=<id>`` pages back."""
-    request = context.get("request")
-    if request is None or not request.user.is_authenticated:
-        return None
-    return talk.chat_context(Game.objects.get(pk=game["id"]), request)
+    seat = _viewer_seat(context, game)
+    return None if seat is None else talk.chat_context(seat, context["request"])
 
 
 @register.simple_tag(takes_context=True)
 def notes_panel(context: template.Context, game: dict[str, Any]) -> dict[str, Any] | None:
     """The viewer's notes in ``game``, or None when they have no seat."""
+    seat = _viewer_seat(context, game)
+    return None if seat is None else talk.notes_context(seat)
+
+
+def _viewer_seat(context: template.Context, game: dict[str, Any]) -> Seat | None:
+    """The viewer's seat in the page's game (None: signed out, or not seated)."""
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return None
-    return talk.notes_context(Game.objects.get(pk=game["id"]), request)
+    return talk.viewer_seat(game["id"], request.user)

@@ -14,23 +14,28 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.models import ChatMessage, Game, Seat
+from games.engines.base import GameEngine
+from games.models import ChatMessage, Seat
 from games.services import talk
 from games.services.errors import ServiceError
-from games.services.naming import seat_label
+from games.services.naming import engine_of_seat, seat_label
 
 
-def _seat(game: Game, user: Any) -> Seat | None:
-    return game.seats.select_related("user").filter(user=user).first()
+def viewer_seat(game_id: int, user: Any) -> Seat | None:
+    """The viewer's seat in the game, with its game and player (None: not seated), read
+    once for a panel (the panels need nothing else of the game)."""
+    return Seat.objects.select_related("game", "user").filter(game_id=game_id, user=user).first()
 
 
-def present_message(message: ChatMessage, seat: Seat) -> dict[str, Any]:
+def present_message(
+    message: ChatMessage, seat: Seat, engine: GameEngine | None = None
+) -> dict[str, Any]:
     """A message as its reader sees it: who said it, to whom (private), and whether it is
-    theirs."""
+    theirs. ``engine``: the game's (it names the colours), if the caller has it."""
     return {
         "id": message.pk,
-        "who": seat_label(message.author),
-        "to": seat_label(message.to) if message.to is not None else "",
+        "who": seat_label(message.author, engine),
+        "to": seat_label(message.to, engine) if message.to is not None else "",
         "private": message.to_id is not None,
         "mine": message.author_id == seat.pk,
         "text": message.text,
@@ -38,24 +43,23 @@ def present_message(message: ChatMessage, seat: Seat) -> dict[str, Any]:
     }
 
 
-def chat_context(game: Game, request: HttpRequest) -> dict[str, Any] | None:
-    """The chat panel: the newest page of what the viewer may read (an older page with
-    ``?chat_before=``), whom they may whisper to, and whom they muted."""
-    seat = _seat(game, request.user)
-    if seat is None:
-        return None
+def chat_context(seat: Seat, request: HttpRequest) -> dict[str, Any]:
+    """The chat panel of the viewer at ``seat`` (:func:`viewer_seat`): the newest page of
+    what they may read (an older page with ``?chat_before=``), whom they may whisper to,
+    and whom they muted."""
     raw = request.GET.get("chat_before", "")
     before = int(raw) if raw.isdigit() else None
-    found = talk.messages_for(game=game, user=request.user, before=before, limit=talk.PAGE + 1)
+    found = talk.messages_seen(seat, before=before, limit=talk.PAGE + 1)
     shown = found[: talk.PAGE]
     muted = talk.muted_orders(seat)
+    engine = engine_of_seat(seat)
     others = [
-        {"order": s.order, "label": seat_label(s), "muted": s.order in muted}
-        for s in game.seats.select_related("user").order_by("order")
+        {"order": s.order, "label": seat_label(s, engine), "muted": s.order in muted}
+        for s in Seat.objects.filter(game_id=seat.game_id).select_related("user").order_by("order")
         if s.pk != seat.pk and s.user is not None
     ]
     return {
-        "messages": [present_message(m, seat) for m in shown],
+        "messages": [present_message(m, seat, engine) for m in shown],
         "older": shown[-1].id if len(found) > talk.PAGE else None,
         "paged": before is not None,
         "others": others,
@@ -64,14 +68,9 @@ def chat_context(game: Game, request: HttpRequest) -> dict[str, Any] | None:
     }
 
 
-def notes_context(game: Game, request: HttpRequest) -> dict[str, Any] | None:
-    """The viewer's notes (None: they have no seat, so no notes)."""
-    if _seat(game, request.user) is None:
-        return None
-    return {
-        "text": talk.note_of(game=game, user=request.user),
-        "max_length": talk.NOTE_LENGTH,
-    }
+def notes_context(seat: Seat) -> dict[str, Any]:
+    """The notes of the viewer at ``seat`` (:func:`viewer_seat`)."""
+    return {"text": talk.note_in(seat), "max_length": talk.NOTE_LENGTH}
 
 
 def _back(game_id: int, anchor: str) -> HttpResponse:

@@ -19,8 +19,10 @@ def game_tools(context: Any, game_id: int) -> dict[str, Any] | None:
     """None unless the reader may use the tools on this running game; else the game's
     seats (to pick whom to replace) and whether it is paused."""
     request = context.get("request")
+    if request is None or not manage.may_use_tools(game_id, request.user):
+        return None
     game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
-    if request is None or game is None or not manage.may_use_tools(game, request.user):
+    if game is None:
         return None
     seats = [(s.order, s.name) for s in game.seats.select_related("user").order_by("order")]
     return {"game": game.pk, "paused": game.paused_at is not None, "seats": seats}

@@ -7,9 +7,12 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
+from games.services import talk
 from tests.web.helpers import actor, page_text
 
 pytestmark = pytest.mark.django_db
@@ -174,3 +177,25 @@ def test_it_shows_the_deadline_policy_missed_turns_and_who_is_away(
     assert "forfeit after 3 in a row" in text
     assert "2 missed turns" in text
     assert "away until" in text
+
+
+def test_the_page_reads_its_game_once(
+    client: Any, ada: Any, bob: Any, make_game: Any, settings: Any
+) -> None:
+    """A board page drawn afresh (its caches off) reads the game's row for the page
+    itself, and its panels (chat, notes, the game tools) do not read it again: they read
+    the viewer's seat with its game, and whether the viewer may use the tools, without
+    it. (Before: five reads of the row, two for the chat's colour names.)"""
+    settings.BOARD_PAGE_CACHE = False
+    game = make_game(ada, bob)
+    talk.say(game=game, user=bob, text="Hello Ada")
+    talk.save_note(game=game, user=ada, text="Bob bluffs")
+    client.force_login(ada)
+    with CaptureQueriesContext(connection) as seen:
+        html = client.get(f"/games/{game.pk}/").content.decode()
+    text = page_text(html)
+    assert "Hello Ada" in text and "Bob bluffs" in html
+    assert "Game tools" not in text
+    this_game = re.compile(rf'FROM "games_game" WHERE \(?"games_game"\."id" = {game.pk}\b')
+    reads = [q["sql"] for q in seen.captured_queries if this_game.search(q["sql"])]
+    assert len(reads) == 1, reads

@@ -2,8 +2,8 @@
 in one browser appears in another without a reload; a finished game's replay stepped from the
 first move to the last shows each position the engine's replay gives; axe-core (bundled with
 axe-playwright-python, no network) finds no serious or critical violation on the pages a
-player uses. Screenshots of both games, mid-game and finished, desktop and phone, English
-and French, go to /tmp/shots_m/ (SHOTS_DIR)."""
+player uses, and no page is wider than a phone. Screenshots of both games, mid-game and
+finished, desktop and phone, English and French, go to /tmp/shots_m/ (SHOTS_DIR)."""
 
 from __future__ import annotations
 
@@ -143,6 +143,10 @@ def test_axe_finds_nothing_serious_and_the_screenshots(
             for name, url in urls.items():
                 page.goto(f"{live_server.url}{url}")
                 page.screenshot(path=str(SHOTS / f"{name}-{device}-{language}.png"), full_page=True)
+                if device == "phone":  # nothing wider than the phone (French words are longer)
+                    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+                    if wide > 0:
+                        problems.append((name, language, "wider than the phone by", wide))
                 if device == "desktop" and language == "en":
                     found = Axe().run(page).response["violations"]
                     problems += [

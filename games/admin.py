@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 
 from games.models import Announcement, ChatMessage, Game, Invitation, Move, Seat, TradeOffer
@@ -167,9 +169,33 @@ class AnnouncementAdmin(admin.ModelAdmin):
     save would write back a lease a worker has just taken, or bring back a row it has just
     announced), and only a given-up row may be deleted, one at a time."""
 
-    list_display = ("id", "game", "seqs", "last_error", "attempts", "given_up_at")
+    list_display = ("id", "game", "seqs", "last_error", "held", "attempts", "given_up_at")
     list_filter = ("change", ("given_up_at", admin.EmptyFieldListFilter))
     actions = ("send_again",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Announcement]:
+        """Each row with the count of its game's newer moves rows: a moves row that fails
+        holds them (they wait, then are given up with it, and go when it goes: see
+        :func:`hooks.send_again`), so staff see what a broken receiver keeps back."""
+        behind = (
+            Announcement.objects.filter(
+                game=OuterRef("game"), change=Announcement.Change.MOVES, pk__gt=OuterRef("pk")
+            )
+            .order_by()
+            .values("game")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        held = Coalesce(Subquery(behind), 0)
+        return super().get_queryset(request).annotate(held_behind=held)
+
+    @admin.display(description="behind it", ordering="held_behind")
+    def held(self, obj: Any) -> int | str:
+        """The count on a moves row that is not itself held (the held ones show "-")."""
+        if obj.change != Announcement.Change.MOVES or obj.last_error == hooks.BEHIND:
+            return "-"
+        return int(obj.held_behind)
+
     readonly_fields = (
         "game",
         "change",

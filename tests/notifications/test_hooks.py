@@ -3,6 +3,8 @@ transaction), and only committed ones; the emails follow from the announcement."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core import mail
 from django.db import transaction
@@ -216,7 +218,7 @@ def test_a_game_that_fails_a_batch_is_retried_alone_and_the_others_go(
 
 
 def test_a_games_moves_are_announced_in_order_behind_a_failing_or_given_up_one(
-    make_game, ada, bob, settings
+    make_game, ada, bob, settings, client, django_user_model
 ):
     """A game's newer moves wait behind an older announcement that is out: failing under
     its lease, then given up; once staff send it again, every move goes out in order, in
@@ -281,6 +283,11 @@ def test_a_games_moves_are_announced_in_order_behind_a_failing_or_given_up_one(
         second = move()
         assert hooks.announce_pending() == 0 and told == []
         assert Announcement.objects.filter(given_up_at__isnull=True).count() == 0
+        staff = django_user_model.objects.create_superuser("staff@example.org", "a-long-pw-1")
+        client.force_login(staff)  # the admin says what the given-up row keeps back
+        listed = client.get("/admin/games/announcement/").content.decode()
+        held = re.findall(r'<t[dh] class="field-held">([^<]*)</t[dh]>', listed)
+        assert sorted(held) == ["-", "-", "2"]
         assert hooks.send_again([given_up.pk]) == 3  # staff: the game's rows go together
         assert hooks.announce_pending() == 1
     finally:

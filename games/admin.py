@@ -189,10 +189,13 @@ class AnnouncementAdmin(admin.ModelAdmin):
         held = Coalesce(Subquery(behind), 0)
         return super().get_queryset(request).annotate(held_behind=held)
 
-    @admin.display(description="behind it", ordering="held_behind")
+    @admin.display(description="behind it")
     def held(self, obj: Any) -> int | str:
-        """The count on a moves row that is not itself held (the held ones show "-")."""
-        if obj.change != Announcement.Change.MOVES or obj.last_error == hooks.BEHIND:
+        """The count on a moves row that fails or was given up, not itself held ("-" on
+        the others: a healthy row's newer ones are only queued). Not sortable: sorting
+        would count behind every row of the table, not only the page's."""
+        failing = obj.failing_since is not None or obj.given_up_at is not None
+        if obj.change != Announcement.Change.MOVES or not failing or obj.last_error == hooks.BEHIND:
             return "-"
         return int(obj.held_behind)
 

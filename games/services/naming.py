@@ -28,8 +28,13 @@ def engine_of_seat(seat: Seat) -> GameEngine | None:
         game_type = seat.game.game_type
     else:
         game_type = Game.objects.filter(pk=seat.game_id).values_list("game_type", flat=True).first()
+    return engine_of_type(game_type or "")
+
+
+def engine_of_type(game_type: str) -> GameEngine | None:
+    """The engine of a game type (None: not one this server has)."""
     try:
-        return get_engine(game_type or "")
+        return get_engine(game_type)
     except (LookupError, ImportError):
         return None
 

@@ -19,7 +19,7 @@ def chat_panel(context: template.Context, game: dict[str, Any]) -> dict[str, Any
     """The chat of ``game`` (the page's game dict) for the viewer, or None when they may
     not read it (not seated): ``?chat_before=<id>`` pages back."""
     seat = _viewer_seat(context, game)
-    return None if seat is None else talk.chat_context(seat, context["request"])
+    return None if seat is None else talk.chat_context(seat, context["request"], game["game_type"])
 
 
 @register.simple_tag(takes_context=True)

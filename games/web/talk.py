@@ -18,13 +18,13 @@ from games.engines.base import GameEngine
 from games.models import ChatMessage, Seat
 from games.services import talk
 from games.services.errors import ServiceError
-from games.services.naming import engine_of_seat, seat_label
+from games.services.naming import engine_of_type, seat_label
 
 
 def viewer_seat(game_id: int, user: Any) -> Seat | None:
-    """The viewer's seat in the game, with its game and player (None: not seated), read
-    once for a panel (the panels need nothing else of the game)."""
-    return Seat.objects.select_related("game", "user").filter(game_id=game_id, user=user).first()
+    """The viewer's seat in the game, with its player (None: not seated): all a panel
+    reads of the table besides what it shows (the page has read the game)."""
+    return Seat.objects.select_related("user").filter(game_id=game_id, user=user).first()
 
 
 def present_message(
@@ -43,16 +43,17 @@ def present_message(
     }
 
 
-def chat_context(seat: Seat, request: HttpRequest) -> dict[str, Any]:
-    """The chat panel of the viewer at ``seat`` (:func:`viewer_seat`): the newest page of
-    what they may read (an older page with ``?chat_before=``), whom they may whisper to,
-    and whom they muted."""
+def chat_context(seat: Seat, request: HttpRequest, game_type: str) -> dict[str, Any]:
+    """The chat panel of the viewer at ``seat`` (:func:`viewer_seat`) in a game of
+    ``game_type`` (its engine names the colours): the newest page of what they may read
+    (an older page with ``?chat_before=``), whom they may whisper to, and whom they
+    muted."""
     raw = request.GET.get("chat_before", "")
     before = int(raw) if raw.isdigit() else None
     found = talk.messages_seen(seat, before=before, limit=talk.PAGE + 1)
     shown = found[: talk.PAGE]
     muted = talk.muted_orders(seat)
-    engine = engine_of_seat(seat)
+    engine = engine_of_type(game_type)
     others = [
         {"order": s.order, "label": seat_label(s, engine), "muted": s.order in muted}
         for s in Seat.objects.filter(game_id=seat.game_id).select_related("user").order_by("order")

@@ -286,8 +286,8 @@ def test_a_games_moves_are_announced_in_order_behind_a_failing_or_given_up_one(
         staff = django_user_model.objects.create_superuser("staff@example.org", "a-long-pw-1")
         client.force_login(staff)  # the admin says what the given-up row keeps back
         listed = client.get("/admin/games/announcement/").content.decode()
-        held = re.findall(r'<t[dh] class="field-held">([^<]*)</t[dh]>', listed)
-        assert sorted(held) == ["-", "-", "2"]
+        column = re.findall(r'<t[dh] class="field-held">([^<]*)</t[dh]>', listed)
+        assert sorted(column) == ["-", "-", "2"]
         assert hooks.send_again([given_up.pk]) == 3  # staff: the game's rows go together
         assert hooks.announce_pending() == 1
     finally:

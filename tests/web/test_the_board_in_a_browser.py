@@ -130,7 +130,9 @@ def test_axe_finds_nothing_serious_and_the_screenshots(
     for name in ("lords-mid", "vegas-mid"):  # the viewer to act: the move panel shows
         if games[name].seats.get(user=ada).to_act is False:
             play_one(games[name])
-    urls = dict(PAGES)
+    urls = dict(PAGES)  # the ratings, with the finished games': their tables may scroll
+    urls["ratings"] = "/ratings/lords-of-vegas/"
+    urls["player-ratings"] = f"/ratings/players/{ada.pk}/"
     for name, game in games.items():
         urls[f"board-{name}"] = f"/games/{game.pk}/"
         urls[f"replay-{name}"] = f"/games/{game.pk}/moves/{max(game.version - 3, 0)}/"

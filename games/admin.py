@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games.models import Announcement, ChatMessage, Game, Invitation, Move, Seat, TradeOffer
@@ -174,30 +173,15 @@ class AnnouncementAdmin(admin.ModelAdmin):
     actions = ("send_again",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Announcement]:
-        """Each row with the count of its game's newer moves rows: a moves row that fails
-        holds them (they wait, then are given up with it, and go when it goes: see
-        :func:`hooks.send_again`), so staff see what a broken receiver keeps back."""
-        behind = (
-            Announcement.objects.filter(
-                game=OuterRef("game"), change=Announcement.Change.MOVES, pk__gt=OuterRef("pk")
-            )
-            .order_by()
-            .values("game")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        held = Coalesce(Subquery(behind), 0)
-        return super().get_queryset(request).annotate(held_behind=held)
+        """Each row with the count of its game's newer moves rows (:func:`hooks.holds_back`:
+        what a failing row keeps back)."""
+        return super().get_queryset(request).annotate(newer_moves=hooks.newer_moves_count())
 
     @admin.display(description="behind it")
     def held(self, obj: Any) -> int | str:
-        """The count on a moves row that fails or was given up, not itself held ("-" on
-        the others: a healthy row's newer ones are only queued). Not sortable: sorting
-        would count behind every row of the table, not only the page's."""
-        failing = obj.failing_since is not None or obj.given_up_at is not None
-        if obj.change != Announcement.Change.MOVES or not failing or obj.last_error == hooks.BEHIND:
-            return "-"
-        return int(obj.held_behind)
+        """The count on a row that holds its game's newer moves back, "-" on the others.
+        Not sortable: sorting would count behind every row of the table, not the page's."""
+        return int(obj.newer_moves) if hooks.holds_back(obj) else "-"
 
     readonly_fields = (
         "game",

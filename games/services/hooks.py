@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
@@ -241,6 +241,28 @@ def _failed(pks: list[int], error: str, lease: datetime) -> None:
     )
     if given_up:
         log.error("gave up announcing %s rows (%s): %s", given_up, pks, error)
+
+
+def newer_moves_count() -> Coalesce:
+    """For an annotation of announcements: how many newer moves rows of its game each one
+    has. Behind a row that :func:`holds_back`, those are the rows it keeps back."""
+    newer = (
+        Announcement.objects.filter(
+            game=OuterRef("game"), change=Announcement.Change.MOVES, pk__gt=OuterRef("pk")
+        )
+        .order_by()
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(newer), 0)
+
+
+def holds_back(row: Announcement) -> bool:
+    """Whether the row keeps its game's newer moves back: a moves row failing or given up
+    on its own account (not one held behind another, :data:`BEHIND`)."""
+    out = row.failing_since is not None or row.given_up_at is not None
+    return row.change == Announcement.Change.MOVES and out and row.last_error != BEHIND
 
 
 def send_again(pks: list[int]) -> int:

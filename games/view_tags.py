@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -88,6 +89,9 @@ def matches(header: str | None, tag: str) -> bool:
     return False
 
 
+_TAG_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
 def _tag(game_values: Sequence[Any], seats: Sequence[SeatValues], user: Any) -> str:
     now = timezone.now()
     shown = []
@@ -99,9 +103,12 @@ def _tag(game_values: Sequence[Any], seats: Sequence[SeatValues], user: Any) -> 
             person[_AWAY] = away if away is not None and away > now else None
         shown.append([list(seat_values), person])
     parts = [get_language(), getattr(user, "pk", None), list(game_values), shown]
-    text = json.dumps(parts, sort_keys=True, default=_plain, separators=(",", ":"))
+    try:  # (orjson: a move's answer pays for this tag; dates and times go through _plain)
+        text = orjson.dumps(parts, default=_plain, option=_TAG_OPTIONS)
+    except orjson.JSONEncodeError:  # (what it refuses: an integer beyond 64 bits)
+        text = json.dumps(parts, sort_keys=True, default=_plain).encode()
     version = game_values[GAME_FIELDS.index("version")]
-    return f'"{version}.{hashlib.sha256(text.encode()).hexdigest()[:20]}"'
+    return f'"{version}.{hashlib.sha256(text).hexdigest()[:20]}"'
 
 
 def _plain(value: Any) -> Any:

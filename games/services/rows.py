@@ -13,8 +13,9 @@ and skip only its building:
 - each statement's SQL is made on first use and kept, per model, fields and database vendor
   (the same code runs on PostgreSQL and on the embedded SQLite; ``FOR UPDATE`` only where
   the database has it);
-- they run on Django's cursor in the caller's transaction, so Django's instrumentation (the
-  test suite's query counts, the debug toolbar) sees them like any other query;
+- they run in the caller's transaction on one psycopg cursor kept per connection
+  (:func:`_cursor`), with Django's checks and errors, and logged where Django logs queries
+  (the test suite's query counts, ``DEBUG``); on SQLite, on Django's cursor;
 - a move's writes are held by :func:`one_trip` and sent together: on PostgreSQL one
   statement for the Move rows, the game, its seats and the outbox row (docs/decisions/0019).
 
@@ -24,6 +25,8 @@ append-only check does not apply to an INSERT). Everything else keeps using the 
 
 from __future__ import annotations
 
+import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -77,6 +80,72 @@ def _db() -> BaseDatabaseWrapper:
     """This thread's connection itself (``django.db.connection`` is a proxy that looks it up
     on every attribute: a cost the hot path pays many times over)."""
     return connections[DEFAULT_DB_ALIAS]
+
+
+_kept: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, Any]] = weakref.WeakKeyDictionary()
+"""Per Django connection: the driver connection it had when its cursor was made, and that
+cursor (a connection belongs to one thread, so does its cursor)."""
+
+
+@contextmanager
+def _cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
+    """Where this module's statements run. On PostgreSQL: one psycopg cursor per driver
+    connection, kept from statement to statement. A cursor made for each statement (what
+    ``db.cursor()`` does) starts with empty caches: each statement looked up again the
+    dumper of every parameter's type and made a loader for every column, and Django's
+    wrapper around it added its own work, together about a tenth of a millisecond per
+    statement (issue #15). What Django's cursor does that matters is done here too: the
+    checks before a statement (a broken transaction, a failed health check), the errors as
+    Django's (``IntegrityError``...), the statement in ``queries_log`` when queries are
+    logged (the tests' counts, ``DEBUG``), and a :func:`move_transaction`'s ``BEGIN``
+    folded into its first statement. Execute wrappers other than that one are not run.
+    Elsewhere (SQLite): Django's cursor."""
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
+            yield cursor
+        return
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    db.validate_no_broken_transaction()
+    raw = db.connection
+    kept = _kept.get(db)
+    if kept is None or kept[0] is not raw:
+        kept = _kept[db] = (raw, db.create_cursor())
+    with db.wrap_database_errors:
+        yield _Statements(db, kept[1])
+
+
+class _Statements:
+    """The kept cursor as this module uses it (see :func:`_cursor`)."""
+
+    def __init__(self, db: BaseDatabaseWrapper, cursor: Any) -> None:
+        self.db, self.cursor = db, cursor
+
+    def execute(self, sql: str, params: Sequence[Any]) -> None:
+        fold = _fold.get()
+        sent = sql if fold is None else fold.statement(sql)
+        logged = self.db.queries_logged
+        started = time.monotonic() if logged else 0.0
+        self.cursor.execute(sent, params)
+        if sent is not sql:
+            self.cursor.nextset()
+        if logged:
+            self.db.queries_log.append(
+                {
+                    "sql": self.db.ops.last_executed_query(self.cursor, sql, params),
+                    "time": f"{time.monotonic() - started:.3f}",
+                }
+            )
+
+    def fetchone(self) -> Any:
+        return self.cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self.cursor.fetchall()
+
+    def nextset(self) -> bool | None:
+        return self.cursor.nextset()
 
 
 def _converted(
@@ -245,7 +314,7 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]] | None:
     on to what needs them: ``game.seats`` would read them again.)"""
     user_model = Seat.user.field.related_model
     db = _db()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(_game_sql(db.vendor), [pk])
         found = cursor.fetchall()
     if not found:
@@ -275,7 +344,7 @@ def locked_game_with_seats(pk: int) -> Locked | None:
     user_model = Seat.user.field.related_model
     extra = _player_rows()
     db = _db()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         if _several_per_query(db):
             statements = [_lock_sql(db.vendor), _locked_game_sql(db.vendor)]
             statements.append(_locked_seats_sql(db.vendor, extra))
@@ -337,7 +406,7 @@ def update(instance: models.Model, names: Sequence[str]) -> None:
 
 
 def _update_now(db: BaseDatabaseWrapper, instance: models.Model, names: Sequence[str]) -> None:
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(*_update_statement(db, {n: instance for n in names}))
 
 
@@ -377,7 +446,7 @@ def insert(objs: Sequence[M]) -> list[M]:
     db = _db()
     if not db.features.can_return_rows_from_bulk_insert:
         return type(objs[0])._default_manager.bulk_create(objs)
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(*_insert_statement(db, objs))
         keys = [pk for (pk,) in cursor.fetchall()]
     _keyed(db, objs, keys)
@@ -454,7 +523,7 @@ def _send(held: _Held) -> None:
     if db.vendor != "postgresql" or len(held.inserts) + len(held.updates) < 2:
         for objs in held.inserts:
             insert(objs)
-        with db.cursor() as cursor:
+        with _cursor(db) as cursor:
             for fields in held.updates.values():
                 cursor.execute(*_update_statement(db, fields))
         return
@@ -464,7 +533,7 @@ def _send(held: _Held) -> None:
     fold = _fold.get()
     if fold is not None and fold.begun:  # (see move_transaction)
         sql += "; COMMIT"
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(sql, params)
         if fold is not None and fold.begun:
             fold.committed = True
@@ -492,6 +561,16 @@ class _Fold:
     def __init__(self) -> None:
         self.begun = False
         self.committed = False
+
+    def statement(self, sql: str) -> str:
+        """``sql`` as the block sends it: its first statement carries the ``BEGIN`` (the
+        sender then skips its empty result); nothing may follow the ``COMMIT``."""
+        if self.committed:  # (a bug of the caller's; not an ``assert``: ``-O`` would drop it)
+            raise AssertionError(f"a statement after the move's COMMIT: {sql[:80]}")
+        if self.begun:
+            return sql
+        self.begun = True
+        return f"BEGIN; {sql}"
 
 
 _fold: ContextVar[_Fold | None] = ContextVar("rows_fold", default=None)
@@ -548,16 +627,14 @@ def _folding(
     fold = _fold.get()
     if fold is None:  # (another thread's statement on a shared connection: not ours)
         return execute(sql, params, many, context)
-    if fold.committed:  # (a bug of the caller's; not an ``assert``: ``-O`` would drop it)
-        raise AssertionError(f"a statement after the move's COMMIT: {sql[:80]}")
-    if fold.begun:
-        return execute(sql, params, many, context)
-    fold.begun = True
     if many:  # (``executemany`` cannot carry it: the BEGIN goes first, on its own)
-        context["cursor"].cursor.execute("BEGIN")
+        if fold.statement("").startswith("BEGIN"):  # (the block's first statement)
+            context["cursor"].cursor.execute("BEGIN")
         return execute(sql, params, many, context)
-    found = execute(f"BEGIN; {sql}", params, many, context)
-    context["cursor"].cursor.nextset()
+    sent = fold.statement(sql)
+    found = execute(sent, params, many, context)
+    if sent is not sql:
+        context["cursor"].cursor.nextset()
     return found
 
 
@@ -567,7 +644,7 @@ def transaction_lock(key: int) -> None:
     a time)."""
     db = _db()
     if db.vendor == "postgresql":
-        with db.cursor() as cursor:
+        with _cursor(db) as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
@@ -589,7 +666,7 @@ def values(
         return []
     wanted = tuple(names)
     db = _db()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(_values_sql(model, wanted, key, len(keys), db.vendor), list(keys))
         found = cursor.fetchall()
     return [tuple(_converted(db, model, wanted, row)) for row in found]
@@ -625,7 +702,7 @@ def table_values(
     names = (tuple(game), tuple(seat), tuple(user))
     user_model = Seat.user.field.related_model
     db = _db()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(_table_sql(*names, db.vendor), [pk])
         found = cursor.fetchall()
     if not found:
@@ -663,7 +740,7 @@ def insert_new(obj: models.Model) -> bool:
     fields = [f for f in _fields(model) if f is not model._meta.pk]
     db = _db()
     values = [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         cursor.execute(_insert_new_sql(model, db.vendor), values)
         found = cursor.fetchone()
     if found is None:

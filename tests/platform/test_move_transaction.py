@@ -125,3 +125,49 @@ def test_an_executemany_first_begins_the_transaction_on_its_own(make_game, ada, 
         status = connection.connection.info.transaction_status
     assert status == psycopg.pq.TransactionStatus.INTRANS
     assert Game.objects.get(pk=game.pk).turn_hours == 6
+
+
+def test_moves_go_on_on_a_connection_opened_again(make_game, ada, bob, sent):
+    """``rows`` keeps one psycopg cursor per driver connection (its caches warm, issue 15):
+    a connection closed and opened again gets a cursor of its own."""
+    game = make_game(ada, bob)
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    user, text = seat_to_act(game).user, legal_text(game)
+    connection.close()
+    sent.clear()
+    result = services.submit_command(game=game, user=user, text=text)
+    assert result.version == 2 and Game.objects.get(pk=game.pk).version == 2
+    move = [s for s in sent if "set_config" not in s]  # (a new connection's set-up first)
+    assert move[0].startswith("BEGIN; SELECT") and move[1].endswith("; COMMIT")
+
+
+def test_a_refusal_by_the_database_on_the_kept_cursor_is_djangos_and_harms_nothing(
+    make_game, ada, bob
+):
+    """An error of a statement of ``rows`` comes out as Django's (``submit_command`` and
+    others catch ``django.db.IntegrityError``), and the statements after it run."""
+    from django.db import IntegrityError
+
+    game = make_game(ada, bob)
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    again = Move.objects.get(game=game, seq=1)
+    again.pk, again._state.adding = None, True
+    with pytest.raises(IntegrityError):
+        rows.insert([again])  # (the log's seq 1 is taken)
+    result = services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    assert result.version == 2
+
+
+def test_the_kept_cursors_statements_are_logged_when_queries_are(make_game, ada, bob):
+    """The tests' query counts and ``DEBUG`` see the statements of ``rows`` as Django's
+    cursor would log them."""
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game(ada, bob)
+    user, text = seat_to_act(game).user, legal_text(game)
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_command(game=game, user=user, text=text)
+    # (Django logs its own markers too: "BEGIN" and "COMMIT" around a transaction)
+    logged = [q["sql"] for q in queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    assert logged[0].startswith("BEGIN; SELECT") and "FOR UPDATE" in logged[0]
+    assert logged[1].startswith("WITH ") and logged[1].endswith("; COMMIT")

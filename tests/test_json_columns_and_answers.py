@@ -18,6 +18,7 @@ from rest_framework.renderers import JSONRenderer as DrfJSONRenderer
 
 from games.engines.text import _
 from lords.api.renderers import JSONEncoder, JSONRenderer
+from lords.postgresql.base import json_text
 
 SCALARS = (
     st.none()
@@ -106,3 +107,15 @@ def test_a_json_column_stores_what_json_dumps_stored(value: Any) -> None:
     ours = _stored(value, lambda v: connection.ops.adapt_json_value(v, None))
     standard = _stored(value, lambda v: Jsonb(v, dumps=json.dumps))
     assert ours == standard
+
+
+@pytest.mark.parametrize(
+    "value",
+    [_("%(name)s ends the turn.", name="Ada"), datetime(2026, 11, 24, tzinfo=UTC), object()],
+    ids=["an engine's Text", "a datetime", "an object"],
+)
+def test_a_json_column_refuses_what_json_dumps_refused(value: Any) -> None:
+    """orjson would write a dataclass (an engine's ``Text``) or a datetime on its own; a
+    JSON column refuses them as before, so that such a bug fails where it is made."""
+    with pytest.raises(TypeError):
+        json_text([value])

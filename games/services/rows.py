@@ -25,6 +25,7 @@ append-only check does not apply to an INSERT). Everything else keeps using the 
 
 from __future__ import annotations
 
+import logging
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -82,38 +83,39 @@ def _db() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
-_kept: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, Any]] = weakref.WeakKeyDictionary()
-"""Per Django connection: the driver connection it had when its cursor was made, and that
-cursor (a connection belongs to one thread, so does its cursor)."""
+_kept: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, Any, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per Django connection: the driver connection and the time zone it had when its cursor
+was made, and that cursor."""
 
 
 @contextmanager
 def _cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
     """Where this module's statements run. On PostgreSQL: one psycopg cursor per driver
-    connection, kept from statement to statement. A cursor made for each statement (what
-    ``db.cursor()`` does) starts with empty caches: each statement looked up again the
-    dumper of every parameter's type and made a loader for every column, and Django's
-    wrapper around it added its own work, together about a tenth of a millisecond per
-    statement (issue #15). What Django's cursor does that matters is done here too: the
-    checks before a statement (a broken transaction, a failed health check), the errors as
-    Django's (``IntegrityError``...), the statement in ``queries_log`` when queries are
-    logged (the tests' counts, ``DEBUG``), and a :func:`move_transaction`'s ``BEGIN``
-    folded into its first statement. Execute wrappers other than that one are not run.
-    Elsewhere (SQLite): Django's cursor."""
-    if db.vendor != "postgresql":
+    connection, kept from statement to statement. Making a cursor for each statement (what
+    ``db.cursor()`` does) and Django's wrapper around it cost 30 to 60 µs per statement, a
+    move making two (issue #15). What Django's cursor does that matters is done here too:
+    the checks before a statement (a broken transaction, a failed health check), the
+    errors as Django's (``IntegrityError``...), the statement in ``queries_log`` and the
+    ``django.db.backends`` log when queries are logged (the tests' counts, ``DEBUG``), and
+    a :func:`move_transaction`'s ``BEGIN`` folded into its first statement. Execute
+    wrappers other than that one are not run. A new cursor is made when the driver
+    connection or the time zone changes (Django's cursor is made for the zone of its
+    moment). Elsewhere (SQLite) and on a connection shared between threads: Django's
+    cursor."""
+    if db.vendor != "postgresql" or db.allow_thread_sharing:
         with db.cursor() as cursor:
             yield cursor
         return
     db.close_if_health_check_failed()
     db.ensure_connection()
-    db.validate_thread_sharing()
     db.validate_no_broken_transaction()
-    raw = db.connection
-    kept = _kept.get(db)
-    if kept is None or kept[0] is not raw:
-        kept = _kept[db] = (raw, db.create_cursor())
     with db.wrap_database_errors:
-        yield _Statements(db, kept[1])
+        kept = _kept.get(db)
+        if kept is None or kept[0] is not db.connection or kept[1] is not db.timezone:
+            kept = _kept[db] = (db.connection, db.timezone, db.create_cursor())
+        yield _Statements(db, kept[2])
 
 
 class _Statements:
@@ -125,18 +127,22 @@ class _Statements:
     def execute(self, sql: str, params: Sequence[Any]) -> None:
         fold = _fold.get()
         sent = sql if fold is None else fold.statement(sql)
-        logged = self.db.queries_logged
-        started = time.monotonic() if logged else 0.0
+        if not self.db.queries_logged:
+            self._execute(sql, sent, params)
+            return
+        started = time.monotonic()
+        try:
+            self._execute(sql, sent, params)
+        finally:  # (as Django's debug cursor: a statement that failed is logged too)
+            took = time.monotonic() - started
+            query = self.db.ops.last_executed_query(self.cursor, sent, params)
+            self.db.queries_log.append({"sql": query, "time": f"{took:.3f}"})
+            _log.debug("(%.3f) %s; args=%s; alias=%s", took, query, params, self.db.alias)
+
+    def _execute(self, sql: str, sent: str, params: Sequence[Any]) -> None:
         self.cursor.execute(sent, params)
-        if sent is not sql:
+        if sent is not sql:  # (the BEGIN's empty result)
             self.cursor.nextset()
-        if logged:
-            self.db.queries_log.append(
-                {
-                    "sql": self.db.ops.last_executed_query(self.cursor, sql, params),
-                    "time": f"{time.monotonic() - started:.3f}",
-                }
-            )
 
     def fetchone(self) -> Any:
         return self.cursor.fetchone()
@@ -146,6 +152,9 @@ class _Statements:
 
     def nextset(self) -> bool | None:
         return self.cursor.nextset()
+
+
+_log = logging.getLogger("django.db.backends")
 
 
 def _converted(

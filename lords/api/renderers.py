@@ -2,13 +2,14 @@
 string in the reader's language, as Django's lazy strings are.
 
 The bytes are made by orjson (issue #15: DRF's ``json.dumps`` with its encoder class was a
-tenth of a move's answer), to the same text as DRF's compact, UTF-8 rendering: dates and
-times, dataclasses and anything orjson does not know go through DRF's encoder, and
-U+2028/U+2029 are escaped as DRF escapes them. What orjson refuses (an integer beyond 64
-bits, a nesting deeper than 254 levels) and an indented answer (the browsable API, ``?indent``
-in the media type) are rendered by DRF itself. One difference is left: a float that is not a
-number comes out as ``null`` where DRF (``STRICT_JSON``) raises; no answer of the API holds
-one."""
+tenth of a move's answer), to DRF's compact UTF-8 text: dates and times, dataclasses and
+anything orjson does not know go through DRF's encoder, and U+2028/U+2029 are escaped as
+DRF escapes them. What orjson refuses (an integer beyond 64 bits, a nesting deeper than 254
+levels) and an indented answer (the browsable API, ``indent`` in the media type) are
+rendered by DRF itself. What differs, none of it in any answer of the API: a float may be
+written otherwise (``1e-7`` for ``1e-07``: the same number), a float that is not a number
+comes out as ``null`` where DRF (``STRICT_JSON``) raises, and a plain ``Enum`` (as its
+value) or a UUID, an ``Enum`` or a date as a key is written where DRF raised."""
 
 from __future__ import annotations
 

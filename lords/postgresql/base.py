@@ -12,7 +12,9 @@ same as Django's.
 
 It also writes JSON columns with orjson (:func:`json_text`): a move writes its game's state
 and its log's commands and events, and ``json.dumps`` was a tenth of the statement's
-preparation (issue #15).
+preparation (issue #15). And where the session's time zone is the one Django wants (UTC:
+psycopg then gives Django's own ``datetime.UTC``), the C loader's values are used as they
+come, without a Python call around each.
 
 ``settings.DATABASES`` uses it for every PostgreSQL database (``lords/settings.py``).
 """
@@ -69,15 +71,26 @@ def _adapters(template: AdaptersMap, zone: tzinfo | None) -> AdaptersMap:
 
 def json_text(value: Any) -> bytes:
     """A JSON column's value as ``json.dumps`` would write it, for ``jsonb`` (which keeps
-    neither spacing nor key order): by orjson, or by ``json.dumps`` where orjson refuses
-    (an integer beyond 64 bits, an object it does not know), so that such a value is
-    stored, or refused, as before. (A float that is not a number, which no column of the
-    project holds, is written as ``null`` where PostgreSQL refused ``json.dumps``'s
-    ``NaN``.)"""
+    neither spacing nor key order): by orjson, or by ``json.dumps`` where orjson refuses (an
+    integer beyond 64 bits) or where ``json.dumps`` knows nothing of a value that orjson
+    would write on its own (a date or time, a dataclass such as an engine's ``Text``), so
+    that such a value is stored, or refused, as before. Left to orjson: a UUID and an
+    ``Enum`` are stored (as their text and value) where ``json.dumps`` refused them, and a
+    float that is not a number is stored as ``null`` where PostgreSQL refused ``NaN``; no
+    column of the project holds one."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(value, default=_unknown, option=_JSON_COLUMN)
     except orjson.JSONEncodeError:
         return json.dumps(value).encode()
+
+
+_JSON_COLUMN = (
+    orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+)
+
+
+def _unknown(value: Any) -> Any:
+    raise TypeError(type(value).__name__)  # (``json.dumps`` decides: it raises too)
 
 
 class DatabaseOperations(operations.DatabaseOperations):

@@ -128,8 +128,8 @@ def test_an_executemany_first_begins_the_transaction_on_its_own(make_game, ada, 
 
 
 def test_moves_go_on_on_a_connection_opened_again(make_game, ada, bob, sent):
-    """``rows`` keeps one psycopg cursor per driver connection (its caches warm, issue 15):
-    a connection closed and opened again gets a cursor of its own."""
+    """``rows`` keeps one psycopg cursor per driver connection (issue 15): a connection
+    closed and opened again gets a cursor of its own."""
     game = make_game(ada, bob)
     services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     user, text = seat_to_act(game).user, legal_text(game)
@@ -145,15 +145,18 @@ def test_a_refusal_by_the_database_on_the_kept_cursor_is_djangos_and_harms_nothi
     make_game, ada, bob
 ):
     """An error of a statement of ``rows`` comes out as Django's (``submit_command`` and
-    others catch ``django.db.IntegrityError``), and the statements after it run."""
+    others catch ``django.db.IntegrityError``), is logged as Django's cursor logs it, and
+    the statements after it run."""
     from django.db import IntegrityError
+    from django.test.utils import CaptureQueriesContext
 
     game = make_game(ada, bob)
     services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     again = Move.objects.get(game=game, seq=1)
     again.pk, again._state.adding = None, True
-    with pytest.raises(IntegrityError):
+    with CaptureQueriesContext(connection) as queries, pytest.raises(IntegrityError):
         rows.insert([again])  # (the log's seq 1 is taken)
+    assert [q["sql"][:25] for q in queries] == ['INSERT INTO "games_move" ']
     result = services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     assert result.version == 2
 

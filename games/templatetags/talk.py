@@ -30,8 +30,12 @@ def notes_panel(context: template.Context, game: dict[str, Any]) -> dict[str, An
 
 
 def _viewer_seat(context: template.Context, game: dict[str, Any]) -> Seat | None:
-    """The viewer's seat in the page's game (None: signed out, or not seated)."""
+    """The viewer's seat in the page's game (None: signed out, or not seated), read once
+    per request for both panels."""
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return None
-    return talk.viewer_seat(game["id"], request.user)
+    read: dict[int, Seat | None] = request.__dict__.setdefault("_viewer_seats", {})
+    if game["id"] not in read:
+        read[game["id"]] = talk.viewer_seat(game["id"], request.user)
+    return read[game["id"]]

@@ -1,9 +1,10 @@
-"""``{% load league_tools %}{% game_tools game_id as tools %}``: what the game tools
+"""``{% load league_tools %}{% game_tools game as tools %}``: what the game tools
 partial (``templates/games/_tools.html``) needs, decided here, where leagues are known
 (the games app imports nothing of the leagues)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
@@ -15,14 +16,14 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def game_tools(context: Any, game_id: int) -> dict[str, Any] | None:
+def game_tools(context: Any, game: Mapping[str, Any]) -> dict[str, Any] | None:
     """None unless the reader may use the tools on this running game; else the game's
-    seats (to pick whom to replace) and whether it is paused."""
+    seats (to pick whom to replace) and whether it is paused, as the page's game (``game``,
+    the board page's view of it) shows them: the game is not read again."""
     request = context.get("request")
-    if request is None or not manage.may_use_tools(game_id, request.user):
+    if request is None or game["status"] != Game.Status.ACTIVE:
         return None
-    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
-    if game is None:
+    if not manage.may_use_tools(game["id"], request.user):
         return None
-    seats = [(s.order, s.name) for s in game.seats.select_related("user").order_by("order")]
-    return {"game": game.pk, "paused": game.paused_at is not None, "seats": seats}
+    seats = [(s["order"], s["name"]) for s in game["seats"]]
+    return {"game": game["id"], "paused": game["clock"]["paused"], "seats": seats}

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
-from games.services import talk
+from games.services import talk, tools
 from tests.web.helpers import actor, page_text
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +204,34 @@ def test_the_page_reads_its_game_once(
         if '"games_game"' in q["sql"] and of_this_game.search(q["sql"])
     ]
     assert len(reads) == 1, reads
+    # the viewer's seat, for the chat and the notes: read once
+    seat_reads = [
+        q["sql"]
+        for q in seen.captured_queries
+        if q["sql"].startswith('SELECT "games_seat"."id"')
+        and f'"games_seat"."game_id" = {game.pk}' in q["sql"]
+        and f'"games_seat"."user_id" = {ada.pk}' in q["sql"]
+    ]
+    assert len(seat_reads) == 1, seat_reads
+
+
+def test_the_game_tools_come_from_the_page_s_game(
+    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any, settings: Any
+) -> None:
+    """Staff see the game tools with the seats to replace and whether the game is paused,
+    from the game the page read: its row is read once for them too (it was read again)."""
+    settings.BOARD_PAGE_CACHE = False
+    game = make_game(ada, bob)
+    cy.is_staff = True
+    cy.save(update_fields=["is_staff"])
+    client.force_login(cy)
+    with CaptureQueriesContext(connection) as seen:
+        html = client.get(f"/games/{game.pk}/").content.decode()
+    text = page_text(html)
+    assert "Game tools" in text and "This game is paused" not in text
+    assert "ada" in text.lower() and "bob" in text.lower()
+    of_this_game = re.compile(rf'(?<!NOT \()"games_game"\."id" = {game.pk}\b')
+    reads = [q["sql"] for q in seen.captured_queries if of_this_game.search(q["sql"])]
+    assert len(reads) == 1, reads
+    tools.pause_game(game=game, by=cy, why="a dispute", authorized=True)
+    assert "This game is paused" in page_text(client.get(f"/games/{game.pk}/").content.decode())

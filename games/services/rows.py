@@ -571,15 +571,17 @@ class _Fold:
         self.begun = False
         self.committed = False
 
-    def statement(self, sql: str) -> str:
-        """``sql`` as the block sends it: its first statement carries the ``BEGIN`` (the
-        sender then skips its empty result); nothing may follow the ``COMMIT``."""
+    def first(self, sql: str) -> bool:
+        """Whether ``sql`` is the block's first statement, which carries the ``BEGIN``;
+        nothing may follow the ``COMMIT``."""
         if self.committed:  # (a bug of the caller's; not an ``assert``: ``-O`` would drop it)
             raise AssertionError(f"a statement after the move's COMMIT: {sql[:80]}")
-        if self.begun:
-            return sql
-        self.begun = True
-        return f"BEGIN; {sql}"
+        first, self.begun = not self.begun, True
+        return first
+
+    def statement(self, sql: str) -> str:
+        """``sql`` as the block sends it (the sender skips the ``BEGIN``'s empty result)."""
+        return f"BEGIN; {sql}" if self.first(sql) else sql
 
 
 _fold: ContextVar[_Fold | None] = ContextVar("rows_fold", default=None)
@@ -637,7 +639,7 @@ def _folding(
     if fold is None:  # (another thread's statement on a shared connection: not ours)
         return execute(sql, params, many, context)
     if many:  # (``executemany`` cannot carry it: the BEGIN goes first, on its own)
-        if fold.statement("").startswith("BEGIN"):  # (the block's first statement)
+        if fold.first(sql):
             context["cursor"].cursor.execute("BEGIN")
         return execute(sql, params, many, context)
     sent = fold.statement(sql)

@@ -289,9 +289,11 @@ class GamesQuerySerializer(serializers.Serializer[Any]):
     )
 
 
-def idempotency_key(headers: Any) -> str | None:
-    """The ``Idempotency-Key`` header, if sent (the services store it with the first Move)."""
-    key = headers.get("Idempotency-Key")
+def idempotency_key(meta: Any) -> str | None:
+    """The ``Idempotency-Key`` header, if sent (the services store it with the first Move).
+    ``meta``: the request's ``META`` (``request.headers`` is made from all of it, a cost a
+    move need not pay for two headers)."""
+    key = meta.get("HTTP_IDEMPOTENCY_KEY")
     if key is None:
         return None
     key = key.strip()
@@ -306,10 +308,11 @@ def idempotency_key(headers: Any) -> str | None:
     return key
 
 
-def expected_version(headers: Any, body_version: int | None) -> int | None:
+def expected_version(meta: Any, body_version: int | None) -> int | None:
     """The version the client played against: ``If-Match`` (the game view's ETag) and/or
-    ``expected_version`` in the body, which must then agree."""
-    header = headers.get("If-Match")
+    ``expected_version`` in the body, which must then agree. ``meta``: the request's
+    ``META``."""
+    header = meta.get("HTTP_IF_MATCH")
     if header is None or header.strip() == "*":
         return body_version
     raw = view_tags.version_of(header)

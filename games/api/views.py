@@ -307,8 +307,8 @@ class GameViewSet(ApiViewSet):
             text=data["text"],
             command=data["command"],
             source="api",
-            idempotency_key=idempotency_key(request.headers),
-            expected_version=expected_version(request.headers, data.get("expected_version")),
+            idempotency_key=idempotency_key(request.META),
+            expected_version=expected_version(request.META, data.get("expected_version")),
         )
         body = present.submission(result, request.user)
         if result.replayed:

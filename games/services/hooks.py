@@ -96,7 +96,7 @@ def announce_after_commit(game_id: int, seqs: Sequence[int]) -> None:
     move's transaction). Without a worker, announce them right after the commit."""
     if not seqs:
         return
-    rows.insert([Announcement(game_id=game_id, seqs=list(seqs))])
+    rows.insert([rows.new(Announcement, game_id=game_id, seqs=list(seqs))])
     if settings.CELERY_TASK_ALWAYS_EAGER:
         transaction.on_commit(announce_pending)
 

@@ -39,7 +39,8 @@ def append_moves(
     first = game.version + 1
     batch = first if batch is None else batch
     moves = [
-        Move(
+        rows.new(
+            Move,
             game=game,
             seq=first + i,
             seat=entry.seat,

@@ -55,9 +55,10 @@ def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
     )
 
 
-_SAVED_BY_A_MOVE = [
-    *("state", "version", "status", "outcome", "finished_at", "deadline", "clock_started_at")
-]
+_SAVED_BY_A_MOVE = ["state", "version", "deadline", "clock_started_at"]
+_SAVED_AT_THE_END = [*_SAVED_BY_A_MOVE, "status", "outcome", "finished_at"]
+"""What a move writes of its game: the end's fields only when the game ends (it was
+running: they are as read until then)."""
 
 
 def save_game(
@@ -96,7 +97,8 @@ def save_game(
         waiting = []
         clock.schedule_reminders(game, None, waiting, seats_read)
     if seats_read is not None:
-        rows.update(game, _SAVED_BY_A_MOVE)
+        running = game.status == Game.Status.ACTIVE
+        rows.update(game, _SAVED_BY_A_MOVE if running else _SAVED_AT_THE_END)
         _update_to_act(game, seats_read, waiting)
         return
     game.save()

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple, TypeVar
 
 import psycopg
@@ -112,26 +112,30 @@ def _db() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
-_kept: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, Any, Any]] = (
+_kept: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, Any, dict[str, Any]]] = (
     weakref.WeakKeyDictionary()
 )
-"""Per Django connection: the driver connection and the time zone it had when its cursor
-was made, and that cursor."""
+"""Per Django connection: the driver connection and the time zone it had when its cursors
+were made, and those cursors, one per statement (the oldest closed beyond
+:data:`CURSORS`)."""
+
+CURSORS = 32
+"""Statements kept with a cursor of their own, per connection (the move path has a dozen)."""
 
 
 @contextmanager
 def _cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
-    """Where this module's statements run. On PostgreSQL: one psycopg cursor per driver
-    connection, kept from statement to statement. Making a cursor for each statement (what
-    ``db.cursor()`` does) and Django's wrapper around it cost 30 to 60 µs per statement, a
-    move making two (issue #15). What Django's cursor does that matters is done here too:
-    the checks before a statement (a broken transaction, a failed health check), the
-    errors as Django's (``IntegrityError``...), the statement in ``queries_log`` and the
-    ``django.db.backends`` log when queries are logged (the tests' counts, ``DEBUG``), and
-    a :func:`move_transaction`'s ``BEGIN`` folded into its first statement. Execute
-    wrappers other than that one are not run. A new cursor is made when the driver
-    connection or the time zone changes (Django's cursor is made for the zone of its
-    moment). Elsewhere (SQLite) and on a connection shared between threads: Django's
+    """Where this module's statements run. On PostgreSQL: psycopg cursors kept from
+    statement to statement, one per statement's text (:class:`_Statements`). Making a cursor
+    for each statement (what ``db.cursor()`` does) and Django's wrapper around it cost 30 to
+    60 µs per statement, a move making two (issue #15). What Django's cursor does that
+    matters is done here too: the checks before a statement (a broken transaction, a failed
+    health check), the errors as Django's (``IntegrityError``...), the statement in
+    ``queries_log`` and the ``django.db.backends`` log when queries are logged (the tests'
+    counts, ``DEBUG``), and a :func:`move_transaction`'s ``BEGIN`` folded into its first
+    statement. Execute wrappers other than that one are not run. New cursors are made when
+    the driver connection or the time zone changes (Django's cursor is made for the zone of
+    its moment). Elsewhere (SQLite) and on a connection shared between threads: Django's
     cursor."""
     if db.vendor != "postgresql" or db.allow_thread_sharing:
         with db.cursor() as cursor:
@@ -143,19 +147,35 @@ def _cursor(db: BaseDatabaseWrapper) -> Iterator[Any]:
     with db.wrap_database_errors:
         kept = _kept.get(db)
         if kept is None or kept[0] is not db.connection or kept[1] is not db.timezone:
-            kept = _kept[db] = (db.connection, db.timezone, db.create_cursor())
+            kept = _kept[db] = (db.connection, db.timezone, {})
         yield _Statements(db, kept[2])
 
 
 class _Statements:
-    """The kept cursor as this module uses it (see :func:`_cursor`)."""
+    """The kept cursors as this module uses them (see :func:`_cursor`): each statement runs
+    on the cursor kept for its text, and what follows (``fetchone``...) reads that cursor.
+    Why one per statement: psycopg keeps a cursor's adapters (which function reads each
+    column type, which writes each parameter type) while it runs the same query object
+    again, and makes them anew for any other; the statements here are made once per
+    process (``functools.cache``), so each cursor sees its own again. A move's read and
+    write then cost 10 to 20 µs less each (issue #15)."""
 
-    def __init__(self, db: BaseDatabaseWrapper, cursor: Any) -> None:
-        self.db, self.cursor = db, cursor
+    def __init__(self, db: BaseDatabaseWrapper, cursors: dict[str, Any]) -> None:
+        self.db, self.cursors = db, cursors
+        self.cursor: Any = None
+
+    def _cursor_for(self, sent: str) -> Any:
+        cursor = self.cursors.get(sent)
+        if cursor is None:
+            if len(self.cursors) >= CURSORS:  # (the oldest goes: a dict keeps its order)
+                self.cursors.pop(next(iter(self.cursors))).close()
+            cursor = self.cursors[sent] = self.db.create_cursor()
+        return cursor
 
     def execute(self, sql: str, params: Sequence[Any]) -> None:
         fold = _fold.get()
         sent = sql if fold is None else fold.statement(sql)
+        self.cursor = self._cursor_for(sent)
         if not self.db.queries_logged:
             self._execute(sql, sent, params)
             return
@@ -327,6 +347,13 @@ def _locked_game_sql(vendor: str) -> str:
 
 
 @cache
+def _locked_read_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
+    """The lock, the game and its seats: one query string (made once: see _Statements)."""
+    statements = [_lock_sql(vendor), _locked_game_sql(vendor), _locked_seats_sql(vendor, extra)]
+    return "; ".join(statements)
+
+
+@cache
 def _locked_seats_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
     """The game's seats in order, each with its player and the player's :data:`PLAYER_ROWS`."""
     user_model = Seat.user.field.related_model
@@ -410,9 +437,7 @@ def locked_game_with_seats(pk: int) -> Locked | None:
     db = _db()
     with _cursor(db) as cursor:
         if _several_per_query(db):
-            statements = [_lock_sql(db.vendor), _locked_game_sql(db.vendor)]
-            statements.append(_locked_seats_sql(db.vendor, extra))
-            cursor.execute("; ".join(statements), [pk, pk, pk])
+            cursor.execute(_locked_read_sql(db.vendor, extra), [pk, pk, pk])
             if cursor.fetchone() is None:
                 return None
             cursor.nextset()
@@ -685,13 +710,12 @@ def _send(held: _Held) -> None:
         return
     statements = [_insert_statement(db, objs) for objs in held.inserts]
     statements += [_update_statement(db, fields) for fields in held.updates.values()]
-    sql, params = _together(statements, inserts=len(held.inserts))
     fold = _fold.get()
-    if fold is not None and fold.begun:  # (see move_transaction)
-        sql += "; COMMIT"
+    commit = fold is not None and fold.begun  # (see move_transaction)
+    sql, params = _together(statements, inserts=len(held.inserts), commit=commit)
     with _cursor(db) as cursor:
         cursor.execute(sql, params)
-        if fold is not None and fold.begun:
+        if fold is not None and commit:
             fold.committed = True
         keys = cursor.fetchone() if held.inserts else ()
     assert keys is not None
@@ -699,15 +723,24 @@ def _send(held: _Held) -> None:
         _keyed(db, objs, pks)
 
 
-def _together(statements: Sequence[tuple[str, list[Any]]], inserts: int) -> tuple[str, list[Any]]:
+def _together(
+    statements: Sequence[tuple[str, list[Any]]], inserts: int, commit: bool = False
+) -> tuple[str, list[Any]]:
     """One PostgreSQL statement running ``statements`` (each in a ``WITH`` clause: all run,
     once, to completion, whether read or not). Its one row holds, for each of the first
     ``inserts`` statements (INSERTs ... RETURNING the key), the array of their keys in the
     order of their rows (the order ``RETURNING`` gives them in, as ``bulk_create`` relies
-    on)."""
-    clauses = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements))
+    on). ``commit``: the transaction's ``COMMIT`` follows it in the query string."""
+    sql = _together_sql(tuple(sql for sql, _ in statements), inserts, commit)
+    return sql, [p for _, params in statements for p in params]
+
+
+@lru_cache(maxsize=256)
+def _together_sql(statements: tuple[str, ...], inserts: int, commit: bool) -> str:
+    """(Made once per set of statements: see :class:`_Statements`.)"""
+    clauses = ", ".join(f"w{i} AS ({sql})" for i, sql in enumerate(statements))
     keys = ", ".join(f"ARRAY(SELECT * FROM w{i})" for i in range(inserts)) or "1"
-    return f"WITH {clauses} SELECT {keys}", [p for _, params in statements for p in params]
+    return f"WITH {clauses} SELECT {keys}" + ("; COMMIT" if commit else "")
 
 
 class _Fold:
@@ -728,7 +761,13 @@ class _Fold:
 
     def statement(self, sql: str) -> str:
         """``sql`` as the block sends it (the sender skips the ``BEGIN``'s empty result)."""
-        return f"BEGIN; {sql}" if self.first(sql) else sql
+        return _begun(sql) if self.first(sql) else sql
+
+
+@lru_cache(maxsize=64)
+def _begun(sql: str) -> str:
+    """``sql`` after a ``BEGIN`` (made once: see :class:`_Statements`)."""
+    return f"BEGIN; {sql}"
 
 
 _fold: ContextVar[_Fold | None] = ContextVar("rows_fold", default=None)

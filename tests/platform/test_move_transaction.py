@@ -174,3 +174,25 @@ def test_the_kept_cursors_statements_are_logged_when_queries_are(make_game, ada,
     logged = [q["sql"] for q in queries if q["sql"] not in ("BEGIN", "COMMIT")]
     assert logged[0].startswith("BEGIN; SELECT") and "FOR UPDATE" in logged[0]
     assert logged[1].startswith("WITH ") and logged[1].endswith("; COMMIT")
+
+
+def test_each_statement_keeps_its_cursor_and_its_adapters(make_game, ada, bob):
+    """``rows`` runs each statement on a cursor kept for its text (issue 15: psycopg keeps a
+    cursor's adapters while it runs the same query again): a second move finds the first's
+    cursors with their adapters, and the cursors kept per connection stay bounded."""
+    game = make_game(ada, bob)
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    db = rows._db()
+    kept = dict(rows._kept[db][2])
+    adapters = {sql: cursor._tx for sql, cursor in kept.items()}
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    now = rows._kept[db][2]
+    assert {sql: now[sql] for sql in kept} == kept  # the same cursors
+    move = [sql for sql in kept if sql.startswith("BEGIN; SELECT") or sql.startswith("WITH ")]
+    assert len(move) == 2 and all(now[sql]._tx is adapters[sql] for sql in move)
+    for n in range(rows.CURSORS + 5):
+        with rows._cursor(db) as cursor:
+            cursor.execute(f"SELECT {n}", [])
+            assert cursor.fetchone() == (n,)
+    assert len(rows._kept[db][2]) == rows.CURSORS
+    assert all(cursor.closed for cursor in kept.values())  # the oldest went first

@@ -91,7 +91,11 @@ def matches(header: str | None, tag: str) -> bool:
     return False
 
 
-_TAG_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+_TAG_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+"""(Datetimes written by orjson itself: every one the tag holds is in UTC, read so from the
+database or made so by the clocks, and orjson writes those as ``_plain`` does,
+``2026-11-24T13:33:44.759844+00:00``; the move's tag and the read's are held equal by a
+test.)"""
 
 
 def _tag(game_values: Sequence[Any], seats: Sequence[SeatValues], user: Any) -> str:
@@ -105,7 +109,7 @@ def _tag(game_values: Sequence[Any], seats: Sequence[SeatValues], user: Any) -> 
             person[_AWAY] = away if away is not None and away > now else None
         shown.append((seat_values, person))
     parts = [get_language(), getattr(user, "pk", None), game_values, shown]
-    try:  # (orjson: a move's answer pays for this tag; dates and times go through _plain)
+    try:  # (orjson: a move's answer pays for this tag; durations go through _plain)
         text = orjson.dumps(parts, default=_plain, option=_TAG_OPTIONS)
     except orjson.JSONEncodeError:  # (what it refuses: an integer beyond 64 bits)
         text = json.dumps(parts, sort_keys=True, default=_plain).encode()

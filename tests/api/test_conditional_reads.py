@@ -48,8 +48,11 @@ def test_a_moves_answer_carries_the_tag_a_read_would_give(
 ) -> None:
     """The tag made from the rows just written equals the one read back: in a Vegas game
     and in a Lords of Vegas game with a time bank, a weekend pause and quiet hours (every
-    kind of column: times, durations, JSON), for every move of the first rounds."""
+    kind of column: times, durations, JSON), for every move of the first rounds; the quiet
+    hours and the weekend are a player's own, in a zone that is not UTC."""
     EmailPreference.objects.create(user=bob.user, quiet_from=time(22), quiet_until=time(7))
+    bob.user.time_zone = "America/Sao_Paulo"
+    bob.user.save(update_fields=["time_zone"])
     games = [
         start_game(alice, [bob], "vegas"),
         start_game(alice, [bob, carol], "lords-of-vegas"),

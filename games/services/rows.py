@@ -8,13 +8,15 @@ cost the server about two requests that do nothing). These functions keep the OR
 and skip only its building:
 
 - column names and tables come from ``_meta``; values go in through each field's
-  ``pre_save`` and ``get_db_prep_save`` and come out through the backend's and the field's
-  converters, as the ORM's compilers do; instances are made with ``Model.from_db``;
+  ``pre_save`` and ``get_db_prep_save`` (or what it comes to, :func:`_prepared`) and come
+  out through the backend's and the field's converters, as the ORM's compilers do;
+  instances are made as ``Model.from_db`` and ``Model(...)`` make them (:func:`_instance`,
+  :func:`new`);
 - each statement's SQL is made on first use and kept, per model, fields and database vendor
   (the same code runs on PostgreSQL and on the embedded SQLite; ``FOR UPDATE`` only where
   the database has it);
-- they run in the caller's transaction on one psycopg cursor kept per connection
-  (:func:`_cursor`), with Django's checks and errors, and logged where Django logs queries
+- they run in the caller's transaction on psycopg cursors kept per connection, one per
+  statement (:func:`_cursor`), with Django's checks and errors, and logged where Django logs queries
   (the test suite's query counts, ``DEBUG``); on SQLite, on Django's cursor;
 - a move's writes are held by :func:`one_trip` and sent together: on PostgreSQL one
   statement for the Move rows, the game, its seats and the outbox row (docs/decisions/0019).
@@ -116,11 +118,14 @@ _kept: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[Any, Any, dict[str, 
     weakref.WeakKeyDictionary()
 )
 """Per Django connection: the driver connection and the time zone it had when its cursors
-were made, and those cursors, one per statement (the oldest closed beyond
+were made, and those cursors, one per statement (the least recently used closed beyond
 :data:`CURSORS`)."""
 
 CURSORS = 32
-"""Statements kept with a cursor of their own, per connection (the move path has a dozen)."""
+"""Statements kept with a cursor of their own, per connection: a move sends two, but the
+write's text depends on what it writes (bot moves, the seats whose flags change, a game
+that ends), and the game view, the notifications and ``values`` (one text per length of
+its list) have theirs. Each cursor holds its last result and query until it runs again."""
 
 
 @contextmanager
@@ -156,20 +161,24 @@ class _Statements:
     on the cursor kept for its text, and what follows (``fetchone``...) reads that cursor.
     Why one per statement: psycopg keeps a cursor's adapters (which function reads each
     column type, which writes each parameter type) while it runs the same query object
-    again, and makes them anew for any other; the statements here are made once per
-    process (``functools.cache``), so each cursor sees its own again. A move's read and
-    write then cost 10 to 20 µs less each (issue #15)."""
+    again, and makes them anew for any other; the statements here are made once and kept
+    (``functools.cache``, or an ``lru_cache`` for the texts made of others), so each cursor
+    sees its own again. A move's read and write then cost 10 to 20 µs less each (issue
+    #15). Only with persistent connections (``CONN_MAX_AGE`` > 0, as the image's settings
+    and the benchmarks have it): Django closes a connection, and its cursors with it, at the
+    end of each request otherwise."""
 
     def __init__(self, db: BaseDatabaseWrapper, cursors: dict[str, Any]) -> None:
         self.db, self.cursors = db, cursors
         self.cursor: Any = None
 
     def _cursor_for(self, sent: str) -> Any:
-        cursor = self.cursors.get(sent)
+        cursor = self.cursors.pop(sent, None)
         if cursor is None:
-            if len(self.cursors) >= CURSORS:  # (the oldest goes: a dict keeps its order)
-                self.cursors.pop(next(iter(self.cursors))).close()
-            cursor = self.cursors[sent] = self.db.create_cursor()
+            if len(self.cursors) >= CURSORS:  # (the least recently used goes: a dict keeps
+                self.cursors.pop(next(iter(self.cursors))).close()  # its order of insertion)
+            cursor = self.db.create_cursor()
+        self.cursors[sent] = cursor  # (last: the most recently used)
         return cursor
 
     def execute(self, sql: str, params: Sequence[Any]) -> None:
@@ -590,7 +599,7 @@ def _integer(internal_type: str) -> Shortcut:
 
 
 def _moment(value: Any, db: BaseDatabaseWrapper) -> Any:
-    if value is None or (type(value) is datetime and value.tzinfo is not None):
+    if value is None or (type(value) is datetime and value.utcoffset() is not None):
         return db.ops.adapt_datetimefield_value(value)
     return _SLOW  # (a naive datetime: Django warns and makes it aware)
 

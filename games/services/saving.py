@@ -55,10 +55,10 @@ def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
     )
 
 
-_SAVED_BY_A_MOVE = ["state", "version", "deadline", "clock_started_at"]
-_SAVED_AT_THE_END = [*_SAVED_BY_A_MOVE, "status", "outcome", "finished_at"]
-"""What a move writes of its game: the end's fields only when the game ends (it was
-running: they are as read until then)."""
+_SAVED_BY_A_MOVE = ["state", "version", "status", "deadline", "clock_started_at"]
+_SAVED_AT_THE_END = [*_SAVED_BY_A_MOVE, "outcome", "finished_at"]
+"""What a move writes of its game: the outcome and the time it finished only when it is
+over (:func:`finish` sets them, nothing else on the way does)."""
 
 
 def save_game(
@@ -97,8 +97,8 @@ def save_game(
         waiting = []
         clock.schedule_reminders(game, None, waiting, seats_read)
     if seats_read is not None:
-        running = game.status == Game.Status.ACTIVE
-        rows.update(game, _SAVED_BY_A_MOVE if running else _SAVED_AT_THE_END)
+        over = game.status != Game.Status.ACTIVE
+        rows.update(game, _SAVED_AT_THE_END if over else _SAVED_BY_A_MOVE)
         _update_to_act(game, seats_read, waiting)
         return
     game.save()

@@ -5,9 +5,10 @@ learn it (``games/view_tags.py``)."""
 
 from __future__ import annotations
 
-from datetime import time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+import time_machine
 from django.utils import timezone
 
 from games.models import Seat
@@ -43,13 +44,15 @@ def test_an_unchanged_view_answers_304_with_no_body(alice: Player, bob: Player) 
     assert _read(alice, game, '"0.x"').status_code == 200
 
 
+@time_machine.travel(datetime(2026, 11, 28, 2, 30, tzinfo=UTC), tick=True)
 def test_a_moves_answer_carries_the_tag_a_read_would_give(
     alice: Player, bob: Player, carol: Player
 ) -> None:
     """The tag made from the rows just written equals the one read back: in a Vegas game
     and in a Lords of Vegas game with a time bank, a weekend pause and quiet hours (every
     kind of column: times, durations, JSON), for every move of the first rounds; the quiet
-    hours and the weekend are a player's own, in a zone that is not UTC."""
+    hours and the weekend are a player's own, in a zone that is not UTC, and the moves are
+    played in them (Friday 23:30 in São Paulo)."""
     EmailPreference.objects.create(user=bob.user, quiet_from=time(22), quiet_until=time(7))
     bob.user.time_zone = "America/Sao_Paulo"
     bob.user.save(update_fields=["time_zone"])

@@ -184,15 +184,30 @@ def test_each_statement_keeps_its_cursor_and_its_adapters(make_game, ada, bob):
     services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     db = rows._db()
     kept = dict(rows._kept[db][2])
-    adapters = {sql: cursor._tx for sql, cursor in kept.items()}
+    adapters = {sql: (cursor._tx, cursor._query) for sql, cursor in kept.items()}
     services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     now = rows._kept[db][2]
-    assert {sql: now[sql] for sql in kept} == kept  # the same cursors
+    assert list(now) == list(kept)  # the second move sent the first's texts, no other
     move = [sql for sql in kept if sql.startswith("BEGIN; SELECT") or sql.startswith("WITH ")]
-    assert len(move) == 2 and all(now[sql]._tx is adapters[sql] for sql in move)
+    assert len(move) == 2
+    for sql in move:  # run again, on the same cursor, with the same adapters
+        assert now[sql] is kept[sql] and now[sql]._tx is adapters[sql][0]
+        assert now[sql]._query is not adapters[sql][1]
     for n in range(rows.CURSORS + 5):
         with rows._cursor(db) as cursor:
             cursor.execute(f"SELECT {n}", [])
             assert cursor.fetchone() == (n,)
     assert len(rows._kept[db][2]) == rows.CURSORS
-    assert all(cursor.closed for cursor in kept.values())  # the oldest went first
+    assert all(cursor.closed for cursor in kept.values())  # the least recently used went
+    # A statement used again is kept over those used since it was first made.
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    texts = list(rows._kept[db][2])[-2:]  # the move's read and write, made again
+    with rows._cursor(db) as cursor:
+        for n in range(rows.CURSORS - 2):
+            cursor.execute(f"SELECT {n} + 100", [])
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
+    assert list(rows._kept[db][2])[-2:] == texts  # (the same two texts, used again)
+    with rows._cursor(db) as cursor:
+        cursor.execute("SELECT 1000", [])
+        cursor.execute("SELECT 1001", [])
+    assert all(sql in rows._kept[db][2] for sql in texts)

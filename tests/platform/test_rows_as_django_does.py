@@ -94,6 +94,7 @@ def test_a_new_row_is_the_instance_django_makes(make_game: Any, ada: Any, bob: A
         "request_fingerprint": "",
         "batch": 3,
     }
+    assert rows._plain(Move) and rows._plain(Announcement)  # (made without __init__)
     made, django_s = rows.new(Move, **asked), Move(**asked)
     assert {k: v for k, v in vars(made).items() if k != "_state"} == {
         k: v for k, v in vars(django_s).items() if k != "_state"

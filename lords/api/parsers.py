@@ -12,6 +12,7 @@ DRF reads it (a 413 in :mod:`lords.api.errors`).
 from __future__ import annotations
 
 import codecs
+import json as stdlib_json
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,9 +55,24 @@ def depth(value: Any) -> int:
     return deepest
 
 
+def not_json(exc: ValueError, encoding: str) -> str:
+    """Why a body is refused, in the reader's language (DRF's "JSON parse error - ..." is
+    English, as are Python's words for where it breaks): where the JSON breaks, or that its
+    bytes are not text in its charset."""
+    if isinstance(exc, stdlib_json.JSONDecodeError):
+        return _("The body is not JSON: it breaks at line %(line)s, column %(column)s.") % {
+            "line": exc.lineno,
+            "column": exc.colno,
+        }
+    if isinstance(exc, UnicodeDecodeError):
+        return _("The body is not text in %(charset)s.") % {"charset": encoding}
+    return _("The body is not JSON: NaN and Infinity are not numbers in JSON.")
+
+
 class JSONParser(parsers.JSONParser):
     """DRF's, refusing a body nested deeper than ``API_MAX_JSON_DEPTH``. It reads as DRF's
-    does (the charset DRF accepts, its decoding, its strict numbers, its error); the depth
+    does (the charset DRF accepts, its decoding, its strict numbers; its refusal, said in
+    the reader's language: :func:`not_json`); the depth
     is walked only when the body has more opening brackets than the limit (each level takes
     one), which a move's body never has (issue #15)."""
 
@@ -75,7 +91,7 @@ class JSONParser(parsers.JSONParser):
         except RecursionError:
             raise TooDeep(limit) from None
         except ValueError as exc:  # (a JSON error, or bytes not in the charset)
-            raise ParseError(f"JSON parse error - {exc}") from None
+            raise ParseError(not_json(exc, encoding)) from None
         if text.count("[") + text.count("{") > limit and depth(data) > limit:
             raise TooDeep(limit)
         return data

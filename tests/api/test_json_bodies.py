@@ -1,5 +1,6 @@
-"""The API's JSON parser reads a body as DRF's does (the same data, or the same refusal),
-and refuses one nested deeper than the limit however its brackets are spread."""
+"""The API's JSON parser reads a body as DRF's does (the same data, or a refusal where DRF
+refuses, said in the reader's language), and refuses one nested deeper than the limit
+however its brackets are spread."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework import parsers as drf
@@ -31,6 +33,10 @@ def _read(parser: Any, raw: bytes, encoding: str | None = None) -> Any:
         return ("refused", str(exc.detail))
 
 
+def _refused(message: str) -> bool:
+    return message.startswith("The body is not") or message.startswith("Unsupported charset")
+
+
 @given(
     raw=documents.map(lambda d: json.dumps(d).encode())
     | st.binary(max_size=40)
@@ -39,10 +45,33 @@ def _read(parser: Any, raw: bytes, encoding: str | None = None) -> Any:
 )
 def test_a_body_reads_as_drf_reads_it(raw: bytes, encoding: str | None) -> None:
     ours, drf_s = _read(JSONParser(), raw, encoding), _read(drf.JSONParser(), raw, encoding)
-    if ours[0] == "data" and drf_s[0] == "data":  # (NaN is never equal to itself)
+    assert ours[0] == drf_s[0]
+    if ours[0] == "data":  # (NaN is never equal to itself)
         assert json.dumps(ours[1]) == json.dumps(drf_s[1])
     else:
-        assert ours == drf_s
+        assert _refused(ours[1]), ours[1]
+
+
+@pytest.mark.parametrize(
+    ("raw", "language", "said"),
+    [
+        (
+            b'{"command": "place 1"',
+            "fr",
+            "Le corps n'est pas du JSON\u00a0: il s'interrompt à la ligne 1",
+        ),
+        (b'{"command": "place 1"', "it", "Il corpo non è JSON: si interrompe alla riga 1"),
+        (b'{"command": "\xff"}', "en", "The body is not text in utf-8."),
+        (b"\xff\xfe", "fr", "Le corps n'est pas du texte en utf-8"),
+        (b"[NaN]", "fr", "Le corps n'est pas du JSON\u00a0: NaN et Infinity"),
+    ],
+)
+def test_a_body_that_is_not_json_is_refused_in_the_readers_language(
+    raw: bytes, language: str, said: str
+) -> None:
+    with translation.override(language):
+        refused = _read(JSONParser(), raw)
+    assert refused[0] == "refused" and refused[1].startswith(said), refused
 
 
 def test_many_brackets_side_by_side_are_not_deep() -> None:

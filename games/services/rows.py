@@ -164,7 +164,7 @@ class _Statements:
     again, and makes them anew for any other; the statements here are made once and kept
     (``functools.cache``, or an ``lru_cache`` for the texts made of others), so each cursor
     sees its own again. A move's read and write then cost 10 to 20 µs less each (issue
-    #15). Only with persistent connections (``CONN_MAX_AGE`` > 0, as the image's settings
+    #15). Only with persistent connections (``CONN_MAX_AGE`` > 0, as ``docker/compose.yml``
     and the benchmarks have it): Django closes a connection, and its cursors with it, at the
     end of each request otherwise."""
 

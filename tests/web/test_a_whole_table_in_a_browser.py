@@ -88,13 +88,17 @@ def _mail_to(smtp: Any, address: str, subject: str, since: int) -> EmailMessage:
 def _open(page: Any, url: str) -> None:
     """``page.goto(url)``, once more if the page's own reload cut it short: a board page
     left open reloads itself when a new part appears (``live.js``), which aborts a
-    navigation in flight (``net::ERR_ABORTED``), as a player's click would be."""
+    navigation in flight, as a player's click would be. Chromium says so in one of two ways,
+    as the reload starts before or after it (``net::ERR_ABORTED``, or the navigation "is
+    interrupted by another navigation" to the page's ``#table``: a CI run failed on the
+    second)."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:
         page.goto(url)
     except PlaywrightError as exc:
-        if "ERR_ABORTED" not in str(exc):
+        cut_short = ("ERR_ABORTED", "interrupted by another navigation")
+        if not any(words in str(exc) for words in cut_short):
             raise
         page.goto(url)
 

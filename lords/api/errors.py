@@ -39,6 +39,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -97,12 +98,13 @@ _CODES: dict[type[exceptions.APIException], str] = {
     exceptions.Throttled: "throttled",
 }
 
-_MESSAGES: dict[str, str] = {
-    "not_authenticated": (
+_MESSAGES: dict[str, Any] = {
+    "not_authenticated": gettext_lazy(
         "Authentication is required: send 'Authorization: Token <your API token>' "
         "(create one at /api/v1/tokens/)."
     ),
 }
+"""Messages of our own for some codes, in the reader's language (lazy: said when sent)."""
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[str]:
@@ -122,7 +124,7 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
 
 def _from_validation(exc: exceptions.ValidationError) -> Response:
     lines = _flatten(exc.detail)
-    message = " ".join(lines) or "The request is not valid."
+    message = " ".join(lines) or _("The request is not valid.")
     fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
     return error_response("invalid", message, status.HTTP_400_BAD_REQUEST, {"fields": fields})
 
@@ -144,9 +146,14 @@ def _from_api_exception(exc: exceptions.APIException) -> Response:
         detail["retry_after"] = int(wait)
     detail.update(getattr(exc, "extra", {}))  # e.g. the limit a body went over
     text = " ".join(_flatten(exc.detail))
-    message = _MESSAGES.get(code, text)
+    message = str(_MESSAGES.get(code, text))
     if isinstance(exc, exceptions.Throttled):
-        message = f"Too many requests: try again in {int(wait or 1)} seconds."
+        seconds = int(wait or 1)
+        message = ngettext(
+            "Too many requests: try again in %(seconds)s second.",
+            "Too many requests: try again in %(seconds)s seconds.",
+            seconds,
+        ) % {"seconds": seconds}
     return error_response(code, message, exc.status_code, detail, headers)
 
 
@@ -183,15 +190,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         set_rollback()
         return error_response(
             "unreadable_command",
-            "The game could not make sense of this request; check the command's notation.",
+            _("The game could not make sense of this request; check the command's notation."),
             status.HTTP_400_BAD_REQUEST,
         )
     log.exception("unexpected error in %s", type(view).__name__ if view else "the API")
     set_rollback()
-    return error_response("server_error", _SERVER_ERROR, status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return error_response("server_error", str(_SERVER_ERROR), status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
-_SERVER_ERROR = "Something went wrong on our side. Please try again later."
+_SERVER_ERROR = gettext_lazy("Something went wrong on our side. Please try again later.")
 
 
 def _too_large() -> tuple[str, str, int, dict[str, Any]]:
@@ -218,9 +225,9 @@ def _in_api(request: HttpRequest) -> bool:
 @csrf_exempt  # it changes nothing: a POST to no address is a 404, not a CSRF failure
 def not_found_view(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Unknown addresses under ``/api/``: the same 404 shape as a missing object."""
-    message = f"There is no API endpoint at {request.path}."
+    message = _("There is no API endpoint at %(path)s.") % {"path": request.path}
     if not request.path.endswith("/"):
-        message += " Addresses of the API end with a slash."
+        message += " " + _("Addresses of the API end with a slash.")
     return _json_error("not_found", message, status.HTTP_404_NOT_FOUND)
 
 
@@ -231,14 +238,14 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
         return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig):
         return _json_error(*_too_large())
-    return _json_error("malformed_request", "The request could not be read.", 400)
+    return _json_error("malformed_request", _("The request could not be read."), 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler403``."""
     if not _in_api(request):
         return defaults.permission_denied(request, exception)
-    message = "You do not have permission to perform this action."
+    message = _("You do not have permission to perform this action.")
     return _json_error("permission_denied", message, status.HTTP_403_FORBIDDEN)
 
 
@@ -253,7 +260,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: an exception outside DRF's views (DRF's own are answered above)."""
     if not _in_api(request):
         return defaults.server_error(request)
-    return _json_error("server_error", _SERVER_ERROR, status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return _json_error("server_error", str(_SERVER_ERROR), status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

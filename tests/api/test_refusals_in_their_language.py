@@ -89,3 +89,26 @@ def test_the_saved_language_words_a_refusal_without_accept_language(
         other.post(f"/games/{game}/moves/", {"command": "place 1"}), 409, "not_your_turn"
     )
     assert "è il turno di" in error["message"] and mover.user.display_name in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("language", "unsigned", "nowhere"),
+    [
+        ("fr", "Il faut t'authentifier", "L'API n'a pas d'adresse /api/v1/nowhere"),
+        ("it", "Serve l'autenticazione", "L'API non ha un indirizzo /api/v1/nowhere"),
+        ("en", "Authentication is required", "There is no API endpoint at /api/v1/nowhere"),
+    ],
+)
+def test_the_transport_refusals_are_in_the_language_asked_for(
+    language: str, unsigned: str, nowhere: str
+) -> None:
+    """What the API says before any game is involved (no token, no such address) is in
+    the reader's language too, its code unchanged."""
+    from rest_framework.test import APIClient
+
+    client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+    error = assert_error(client.get("/api/v1/games/"), 401, "not_authenticated")
+    assert error["message"].startswith(unsigned), error
+    error = assert_error(client.get("/api/v1/nowhere"), 404, "not_found")
+    assert error["message"].startswith(nowhere), error
+    assert error["message"].endswith(".") and "/" in error["message"]

@@ -484,7 +484,7 @@ def run_load(games: list[BenchGame]) -> tuple[Stats, float]:
 # -- the targets of issue #15, each as a ratio or a latency measured in the same run -------
 
 
-def _refresh(conn: http.client.HTTPConnection, game: BenchGame) -> bool:
+def refresh(conn: http.client.HTTPConnection, game: BenchGame) -> bool:
     """Read the game as the seat to act until it is that seat's view (False: finished)."""
     while game.known is None:
         _, view = call(conn, "GET", f"/api/v1/games/{game.id}/", game.tokens[game.acting])
@@ -497,7 +497,7 @@ def _refresh(conn: http.client.HTTPConnection, game: BenchGame) -> bool:
     return True
 
 
-def _submit(
+def submit_move(
     conn: http.client.HTTPConnection, game: BenchGame, rng: random.Random, floor: bool = False
 ) -> tuple[int, Any]:
     """One legal move of the seat to act, from what the client knows; what the answer
@@ -550,13 +550,13 @@ def moves_only(
         conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
         rng = random.Random(seed)
         while True:
-            ready = [g for g in share if _refresh(conn, g)]
+            ready = [g for g in share if refresh(conn, g)]
             share[:] = ready
             window_open.wait()
             if done.is_set():
                 return
             for game in ready:
-                code, _ = _submit(conn, game, rng, floor)
+                code, _ = submit_move(conn, game, rng, floor)
                 if code == 201:
                     with lock:
                         spent["moves"] += 1
@@ -662,7 +662,7 @@ def open_loop(games: list[BenchGame], rate: float, seconds: float) -> dict[str, 
     ready: queue.Queue[BenchGame] = queue.Queue()
     conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
     for game in games:
-        if _refresh(conn, game):
+        if refresh(conn, game):
             ready.put(game)
     jobs: queue.Queue[tuple[float, BenchGame] | None] = queue.Queue()
     latencies: list[float] = []
@@ -674,14 +674,14 @@ def open_loop(games: list[BenchGame], rate: float, seconds: float) -> dict[str, 
         rng = random.Random(seed)
         while (job := jobs.get()) is not None:
             scheduled, game = job
-            code, answer = _submit(conn, game, rng)
+            code, answer = submit_move(conn, game, rng)
             took = time.perf_counter() - scheduled
             with lock:
                 if scheduled >= measured_from:  # (the first seconds warm the connections)
                     latencies.append(took)
                 if code != 201:
                     failures.append(f"{code} {answer}"[:200])
-            if code == 201 and answer["status"] == "active" and _refresh(conn, game):
+            if code == 201 and answer["status"] == "active" and refresh(conn, game):
                 ready.put(game)
 
     pool = [threading.Thread(target=worker, args=(i,)) for i in range(64)]

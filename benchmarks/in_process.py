@@ -16,8 +16,10 @@ to about 2.25 there.
     python benchmarks/in_process.py                 # 400 games, 3 measured rounds
     ROUNDS=5 GAMES=200 python benchmarks/in_process.py
 
-It makes its own database (``lords_in_process``, dropped first) with ``benchmarks/api.py``'s
-helpers; the last line is one JSON object with every figure.
+The requests are made by ``benchmarks/api.py``'s own client functions, on a connection
+object answered by the WSGI application (:class:`WSGIConnection`). It makes its own
+database (``lords_in_process``, dropped first) with ``benchmarks/api.py``'s helpers; the
+last line is one JSON object with every figure.
 """
 
 from __future__ import annotations
@@ -29,8 +31,6 @@ import random
 import statistics
 import sys
 import time
-import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,6 @@ DB = "lords_in_process"
 api.SERVER_ENV["DATABASE_URL"] = f"{api.PG_URL}/{DB}"
 api.SERVER_ENV["REDIS_URL"] = "redis://127.0.0.1:6379/13"
 
-Call = Callable[..., tuple[int, Any]]
-
 
 def prepare() -> tuple[list[api.BenchGame], str]:
     """A fresh database with ``GAMES`` running games; a token for the no-op call."""
@@ -61,25 +59,27 @@ def prepare() -> tuple[list[api.BenchGame], str]:
     return games, next(iter(people[1].values()))
 
 
-def caller() -> Call:
-    """A function calling the WSGI application as a server would, with a token."""
-    from floor_app import application
+class WSGIConnection:
+    """What ``benchmarks/api.py``'s clients use of ``http.client.HTTPConnection`` (a request,
+    its response), answered by the project's WSGI application in this process: its
+    ``call``, ``refresh`` and ``submit_move`` then play here as they play over HTTP."""
 
-    def call(
-        method: str, path: str, token: str, body: Any = None, key: str | None = None
-    ) -> tuple[int, Any]:
-        raw = b"" if body is None else json.dumps(body).encode()
-        environ = {
+    def __init__(self) -> None:
+        from floor_app import application
+
+        self.application = application
+        self.answer: tuple[int, list[tuple[str, str]], bytes] | None = None
+
+    def request(self, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> None:
+        raw = body or b""
+        environ: dict[str, Any] = {
             "REQUEST_METHOD": method,
             "PATH_INFO": path,
             "QUERY_STRING": "",
             "SERVER_NAME": "127.0.0.1",
             "SERVER_PORT": str(api.PORT),
             "SERVER_PROTOCOL": "HTTP/1.1",
-            "HTTP_HOST": "127.0.0.1",
             "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_AUTHORIZATION": f"Token {token}",
-            "CONTENT_TYPE": "application/json",
             "CONTENT_LENGTH": str(len(raw)),
             "wsgi.input": io.BytesIO(raw),
             "wsgi.errors": sys.stderr,
@@ -87,58 +87,49 @@ def caller() -> Call:
             "wsgi.multithread": True,
             "wsgi.multiprocess": True,
             "wsgi.run_once": False,
+            "HTTP_HOST": "127.0.0.1",
         }
-        if key is not None:
-            environ["HTTP_IDEMPOTENCY_KEY"] = key
-        status: list[str] = []
-        out = b"".join(application(environ, lambda s, headers, exc=None: status.append(s)))
-        return int(status[0][:3]), json.loads(out) if out else None
+        for name, value in headers.items():
+            key = name.upper().replace("-", "_")
+            environ[key if key == "CONTENT_TYPE" else f"HTTP_{key}"] = value
+        started: list[Any] = []
+        out = b"".join(self.application(environ, lambda *answer: started.append(answer)))
+        status, answer_headers = started[0][0], started[0][1]
+        self.answer = (int(status[:3]), answer_headers, out)
 
-    return call
+    def getresponse(self) -> WSGIConnection:
+        return self
 
+    @property
+    def status(self) -> int:
+        assert self.answer is not None
+        return self.answer[0]
 
-def ready(call: Call, game: api.BenchGame) -> bool:
-    """Read the game as the seat to act until it is that seat's view (False: over)."""
-    while game.known is None:
-        _, view = call("GET", f"/api/v1/games/{game.id}/", game.tokens[game.acting])
-        if view["status"] != "active":
-            return False
-        if not view["your_turn"]:
-            game.acting = view["to_act"][0]
-            continue
-        game.known = (view["version"], view["legal_commands"])
-    return True
+    def read(self) -> bytes:
+        assert self.answer is not None
+        return self.answer[2]
 
+    def getheaders(self) -> list[tuple[str, str]]:
+        assert self.answer is not None
+        return self.answer[1]
 
-def move(call: Call, game: api.BenchGame, rng: random.Random) -> bool:
-    """One legal move of the seat to act, as ``benchmarks/api.py``'s clients make it."""
-    assert game.known is not None
-    version, legal = game.known
-    choices = [c["text"] for c in legal if not c["text"].startswith("trade")]
-    code, answer = call(
-        "POST",
-        f"/api/v1/games/{game.id}/moves/",
-        game.tokens[game.acting],
-        {"command": rng.choice(choices), "expected_version": version},
-        key=str(uuid.uuid4()),
-    )
-    game.known = None
-    if code == 201 and answer["status"] == "active":
-        if answer["your_turn"]:
-            game.known = (answer["version"], answer["legal_commands"])
-        elif answer["to_act"]:
-            game.acting = answer["to_act"][0]
-    return code == 201
+    def close(self) -> None:
+        pass
 
 
-def one_round(call: Call, games: list[api.BenchGame], token: str, rng: random.Random) -> dict:
-    playing = [g for g in games if ready(call, g)]
+def one_round(
+    conn: Any, games: list[api.BenchGame], token: str, rng: random.Random
+) -> dict[str, Any]:
+    """The reads every game needs (not measured), then a move in each, each followed by
+    a no-op call, as ``benchmarks/api.py``'s clients make them."""
+    playing = [g for g in games if api.refresh(conn, g)]
     moves, move_cpu, noop_cpu = 0, 0.0, 0.0
     for game in playing:
         started = time.process_time()
-        applied = move(call, game, rng)
+        code, _ = api.submit_move(conn, game, rng)
+        applied = code == 201
         between = time.process_time()
-        call("GET", "/floor/api", token)
+        api.call(conn, "GET", "/floor/api", token)
         noop_cpu += time.process_time() - between
         if applied:
             moves += 1
@@ -150,9 +141,9 @@ def one_round(call: Call, games: list[api.BenchGame], token: str, rng: random.Ra
 
 def main() -> int:
     games, token = prepare()
-    call, rng = caller(), random.Random(5)
-    one_round(call, games, token, rng)  # (warm: imports, caches, the connection)
-    rounds = [one_round(call, games, token, rng) for _ in range(ROUNDS)]
+    conn, rng = WSGIConnection(), random.Random(5)
+    one_round(conn, games, token, rng)  # (warm: imports, caches, the connection)
+    rounds = [one_round(conn, games, token, rng) for _ in range(ROUNDS)]
     for n, found in enumerate(rounds, 1):
         api.log(
             f"round {n}: {found['moves']} moves, {found['move_ms']:.3f} ms a move, "

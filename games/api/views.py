@@ -51,6 +51,7 @@ from games.engines import registry
 from games.models import Game, Seat
 from games.services import tools
 from lords.api.base import ApiViewSet, valid
+from lords.api.parsers import json_body
 from lords.api.schema import (
     IDEMPOTENCY_KEY,
     IF_MATCH,
@@ -298,7 +299,8 @@ class GameViewSet(ApiViewSet):
     )
     @moves.mapping.post
     def submit(self, request: Request, game_id: int) -> Response:
-        data = plain_command(request.data) or valid(CommandSerializer, request.data)
+        body = json_body(request)
+        data = plain_command(body) or valid(CommandSerializer, body)
         # The service finds and locks the game itself (404 if there is none) and refuses
         # anyone not seated in it, so the game is not read here first.
         result = services.submit_command(

@@ -38,8 +38,9 @@ from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any, NamedTuple, TypeVar
 
+import orjson
 import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import signals
 from django.db.models.base import ModelState
@@ -95,13 +96,20 @@ _EMPTY: dict[str, Callable[[], Any]] = {"{}": dict, "[]": list}
 
 def _json_column(value: Any, expression: Any, connection: Any) -> Any:
     """``JSONField.from_db_value`` for a whole column (not a key of one) and no decoder,
-    the empty object and list made without the decoder: a move reads ten JSON columns,
-    most of them empty (a seat's preferences, a game's options)."""
+    the empty object and list made without the decoder (a move reads ten JSON columns,
+    most of them empty: a seat's preferences, a game's options), the others by orjson (the
+    game's state: a third of the time of ``json.loads``). What orjson refuses and
+    ``json.loads`` reads (an integer beyond 64 bits, a lone surrogate) goes to
+    ``json.loads``, so the values are Django's."""
     if value is None:
         return None
     empty = _EMPTY.get(value) if isinstance(value, str) else None
     if empty is not None:
         return empty()
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(value)
     except json.JSONDecodeError:
@@ -283,12 +291,34 @@ def new(model: type[M], **values: Any) -> M:
         if name in values:
             fields[name] = values.pop(name)
         elif field.is_relation and field.name in values:  # (its descriptor, as __init__)
-            setattr(obj, field.name, values.pop(field.name))
+            _relate(obj, field, values.pop(field.name))
         else:
             fields[name] = field.get_default()
     if values:  # (what __init__ would refuse, or a property it would set)
         raise TypeError(f"{model.__name__}: not fields: {', '.join(values)}")
     return obj
+
+
+def _relate(obj: models.Model, field: Any, value: Any) -> None:
+    """``setattr(obj, field.name, value)`` for a new instance: what the foreign key's
+    descriptor does, for a saved object of the related model itself and no database
+    router (the key's value, the object cached, the instance on the object's database;
+    the descriptor's checks of the object's type and of the routers each took a tenth of a
+    move's log rows, issue #15). Anything else goes through the descriptor."""
+    if (
+        type(field) is models.ForeignKey
+        and type(value) is field.related_model
+        and value._state.db is not None
+        and value.pk is not None
+        and field.target_field is field.related_model._meta.pk
+        and obj._state.db in (None, value._state.db)
+        and not router.routers
+    ):
+        obj._state.db = value._state.db
+        obj.__dict__[field.attname] = value.pk
+        field.set_cached_value(obj, value)
+        return
+    setattr(obj, field.name, value)
 
 
 @cache
@@ -337,46 +367,44 @@ def _game_sql(vendor: str) -> str:
 
 
 @cache
-def _lock_sql(vendor: str) -> str:
-    locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return f"SELECT {_pk(Game)} FROM {_table(Game)} WHERE {_pk(Game)} = %s{locking}"
-
-
-@cache
 def _locked_game_sql(vendor: str) -> str:
-    """The game row, and whether it has an open trade offer that lapses with a turn (the
-    move that ends a turn then expires it; offers are made under the game's lock)."""
-    offers = _table(TradeOffer)
-    lapsing = (
-        f"EXISTS (SELECT 1 FROM {offers} o WHERE o.{_quoted(TradeOffer.game.field)} = "
-        f"g.{_pk(Game)} AND o.{_quoted(_field(TradeOffer, 'status'))} = "
-        f"'{TradeOffer.Status.OPEN}' AND o.{_quoted(_field(TradeOffer, 'turn'))} <> '')"
-    )
-    return f"SELECT {_columns(Game, 'g')}, {lapsing} FROM {_table(Game)} g WHERE g.{_pk(Game)} = %s"
-
-
-@cache
-def _locked_read_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
-    """The lock, the game and its seats: one query string (made once: see _Statements)."""
-    statements = [_lock_sql(vendor), _locked_game_sql(vendor), _locked_seats_sql(vendor, extra)]
-    return "; ".join(statements)
+    """The game row under its write lock: the lock and the read in one statement. A
+    ``SELECT ... FOR UPDATE`` that waits for another transaction's lock on the row gives the
+    row as that transaction left it (PostgreSQL re-reads a row it locks), so every column
+    here is current; what a statement joins is not (see :func:`locked_game_with_seats`)."""
+    locking = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return f"SELECT {_columns(Game, 'g')} FROM {_table(Game)} g WHERE g.{_pk(Game)} = %s{locking}"
 
 
 @cache
 def _locked_seats_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
-    """The game's seats in order, each with its player and the player's :data:`PLAYER_ROWS`."""
+    """The game's seats in order, each with its player and the player's :data:`PLAYER_ROWS`,
+    and on each row whether the game has an open trade offer that lapses with a turn (the
+    move that ends a turn then expires it; offers are made under the game's lock)."""
     user_model = Seat.user.field.related_model
     columns = f"{_columns(Seat, 's')}, {_columns(user_model, 'u')}"
     joins = ""
     for i, (model, field) in enumerate(extra):
         columns += f", {_columns(model, f'x{i}')}"
         joins += f" LEFT JOIN {_table(model)} x{i} ON x{i}.{_quoted(field)} = u.{_pk(user_model)}"
+    offers = _table(TradeOffer)
+    lapsing = (
+        f"EXISTS (SELECT 1 FROM {offers} o WHERE o.{_quoted(TradeOffer.game.field)} = "
+        f"s.{_quoted(Seat.game.field)} AND o.{_quoted(_field(TradeOffer, 'status'))} = "
+        f"'{TradeOffer.Status.OPEN}' AND o.{_quoted(_field(TradeOffer, 'turn'))} <> '')"
+    )
     return (
-        f"SELECT {columns} FROM {_table(Seat)} s "
+        f"SELECT {columns}, {lapsing} FROM {_table(Seat)} s "
         f"LEFT JOIN {_table(user_model)} u ON u.{_pk(user_model)} = s.{_quoted(Seat.user.field)}"
         f"{joins} WHERE s.{_quoted(Seat.game.field)} = %s "
         f"ORDER BY s.{_quoted(_field(Seat, 'order'))}"
     )
+
+
+@cache
+def _locked_read_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
+    """The locked game and its seats: one query string (made once: see _Statements)."""
+    return f"{_locked_game_sql(vendor)}; {_locked_seats_sql(vendor, extra)}"
 
 
 def _several_per_query(db: BaseDatabaseWrapper) -> bool:
@@ -434,35 +462,32 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]] | None:
 def locked_game_with_seats(pk: int) -> Locked | None:
     """The game under its write lock, its seats in order with their players (and each
     player's :data:`PLAYER_ROWS`), and whether an offer may lapse; None if there is no such
-    game. The lock is taken first, by a statement of its own, and the reads follow it, each
-    with its own snapshot taken once the lock is held. (Not one statement: one that waits
-    for a row lock re-reads the row it locks as the holder left it, but what it joins as it
-    was when it began: a move waiting behind another would read the seats from before it.
-    Locking the seats too, ``FOR UPDATE OF g, s``, deadlocked moves racing for one game with
-    the foreign-key checks of their commits.) On PostgreSQL the three statements go in one
-    round trip, one query string, and the game's columns come once, not once per seat."""
+    game. The game is read by the statement that locks it, and the seats by a statement of
+    their own that follows it, with its own snapshot taken once the lock is held. (Not one
+    statement: one that waits for a row lock re-reads the row it locks as the holder left
+    it, but what it joins as it was when it began: a move waiting behind another would read
+    the seats from before it. Locking the seats too, ``FOR UPDATE OF g, s``, deadlocked moves
+    racing for one game with the foreign-key checks of their commits.) On PostgreSQL the two
+    statements go in one round trip, one query string."""
     user_model = Seat.user.field.related_model
     extra = _player_rows()
     db = _db()
     with _cursor(db) as cursor:
         if _several_per_query(db):
-            cursor.execute(_locked_read_sql(db.vendor, extra), [pk, pk, pk])
-            if cursor.fetchone() is None:
-                return None
-            cursor.nextset()
+            cursor.execute(_locked_read_sql(db.vendor, extra), [pk, pk])
             game_row = cursor.fetchone()
+            if game_row is None:
+                return None
             cursor.nextset()
         else:
-            cursor.execute(_lock_sql(db.vendor), [pk])
-            if cursor.fetchone() is None:
-                return None
             cursor.execute(_locked_game_sql(db.vendor), [pk])
             game_row = cursor.fetchone()
+            if game_row is None:
+                return None
             cursor.execute(_locked_seats_sql(db.vendor, extra), [pk])
         found = cursor.fetchall()
-    assert game_row is not None  # (locked above, in this transaction)
-    n_game, n_seat, n_user = len(_fields(Game)), len(_fields(Seat)), len(_fields(user_model))
-    game = _instance(db, Game, game_row[:n_game])
+    n_seat, n_user = len(_fields(Seat)), len(_fields(user_model))
+    game = _instance(db, Game, game_row)
     seats = []
     for row in found:
         user_row = row[n_seat : n_seat + n_user]
@@ -475,7 +500,9 @@ def locked_game_with_seats(pk: int) -> Locked | None:
                 field.remote_field.set_cached_value(user, own)
             start = end
         seats.append(_seat(db, game, row[:n_seat], user))
-    return Locked(game, seats, bool(game_row[n_game]))
+    # (A game without seats has no row to say it: its offers are checked, as if they lapse.)
+    offers_may_lapse = bool(found[0][-1]) if found else True
+    return Locked(game, seats, offers_may_lapse)
 
 
 def _seat(db: BaseDatabaseWrapper, game: Game, values: Sequence[Any], user: Any) -> Seat:

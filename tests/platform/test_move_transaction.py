@@ -181,8 +181,11 @@ def test_each_statement_keeps_its_cursor_and_its_adapters(make_game, ada, bob):
     cursor's adapters while it runs the same query again): a second move finds the first's
     cursors with their adapters, and the cursors kept per connection stay bounded."""
     game = make_game(ada, bob)
-    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     db = rows._db()
+    for cursor in rows._kept.get(db, (None, None, {}))[2].values():  # (earlier tests' moves)
+        cursor.close()
+    rows._kept.pop(db, None)
+    services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))
     kept = dict(rows._kept[db][2])
     adapters = {sql: (cursor._tx, cursor._query) for sql, cursor in kept.items()}
     services.submit_command(game=game, user=seat_to_act(game).user, text=legal_text(game))

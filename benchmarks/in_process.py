@@ -4,22 +4,24 @@ The project's WSGI application (``benchmarks/floor_app.py``: the project with th
 endpoints) is called directly, one request at a time: each round reads what every game
 needs (not measured), then submits one move per game, each followed by one no-op
 authenticated call, so that both see the same state of the caches and the machine. The
-CPU of each (``time.process_time``) is summed per round; a round's ratio is its moves' CPU
-per move over its no-op calls' CPU per call. No network, no server threads, no load
-generator on the same cores: the ratio moves by about ±0.02 between rounds where the one
-``benchmarks/api.py`` measures under gunicorn moves by ±0.15, so it is the figure to
-compare two versions of the move path by (alternating runs of each, a git worktree for
-the other). It leaves out what gunicorn adds to every request (about a seventh of a no-op
-call on the machines measured), which brings the ratio under gunicorn down: 2.43 here came
-to about 2.25 there.
+CPU of each answer (``time.process_time`` around the application's call: the server's
+part, not the client's choosing of a move and reading of the answer) is summed per round;
+a round's ratio is its moves' CPU per move over its no-op calls' CPU per call. No network,
+no server threads, no load generator on the same cores: the ratio moves by about ±0.02
+between rounds where the one ``benchmarks/api.py`` measures under gunicorn moves by ±0.15.
+Between runs it moves more (±0.04, with the machine), so two versions of the move path are
+compared by runs of each side by side (``IN_PROCESS_DB`` and ``IN_PROCESS_REDIS`` give each
+its own database and Redis; a git worktree for the other version). It leaves out what
+gunicorn adds to every request, and gunicorn's threads: the two ratios have come out within
+a few hundredths of each other (ninth session: 2.1 to 2.2 both).
 
     python benchmarks/in_process.py                 # 400 games, 3 measured rounds
     ROUNDS=5 GAMES=200 python benchmarks/in_process.py
 
 The requests are made by ``benchmarks/api.py``'s own client functions, on a connection
 object answered by the WSGI application (:class:`WSGIConnection`). It makes its own
-database (``lords_in_process``, dropped first) with ``benchmarks/api.py``'s helpers; the
-last line is one JSON object with every figure.
+database (``lords_in_process`` unless ``IN_PROCESS_DB`` says, dropped first) with
+``benchmarks/api.py``'s helpers; the last line is one JSON object with every figure.
 """
 
 from __future__ import annotations

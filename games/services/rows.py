@@ -38,7 +38,6 @@ from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any, NamedTuple, TypeVar
 
-import orjson
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -96,20 +95,14 @@ _EMPTY: dict[str, Callable[[], Any]] = {"{}": dict, "[]": list}
 
 def _json_column(value: Any, expression: Any, connection: Any) -> Any:
     """``JSONField.from_db_value`` for a whole column (not a key of one) and no decoder,
-    the empty object and list made without the decoder (a move reads ten JSON columns,
-    most of them empty: a seat's preferences, a game's options), the others by orjson (the
-    game's state: a third of the time of ``json.loads``). What orjson refuses and
-    ``json.loads`` reads (an integer beyond 64 bits, a lone surrogate) goes to
-    ``json.loads``, so the values are Django's."""
+    the empty object and list made without the decoder: a move reads ten JSON columns,
+    most of them empty (a seat's preferences, a game's options). (Not orjson for the
+    others: it reads an integer beyond 64 bits as a float; decision 0019.)"""
     if value is None:
         return None
     empty = _EMPTY.get(value) if isinstance(value, str) else None
     if empty is not None:
         return empty()
-    try:
-        return orjson.loads(value)
-    except orjson.JSONDecodeError:
-        pass
     try:
         return json.loads(value)
     except json.JSONDecodeError:
@@ -380,7 +373,8 @@ def _locked_game_sql(vendor: str) -> str:
 def _locked_seats_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], ...]) -> str:
     """The game's seats in order, each with its player and the player's :data:`PLAYER_ROWS`,
     and on each row whether the game has an open trade offer that lapses with a turn (the
-    move that ends a turn then expires it; offers are made under the game's lock)."""
+    move that ends a turn then expires it; offers are made under the game's lock). Its two
+    parameters are the game's key (the check's, computed once, then the seats')."""
     user_model = Seat.user.field.related_model
     columns = f"{_columns(Seat, 's')}, {_columns(user_model, 'u')}"
     joins = ""
@@ -389,8 +383,8 @@ def _locked_seats_sql(vendor: str, extra: tuple[tuple[type[models.Model], Any], 
         joins += f" LEFT JOIN {_table(model)} x{i} ON x{i}.{_quoted(field)} = u.{_pk(user_model)}"
     offers = _table(TradeOffer)
     lapsing = (
-        f"EXISTS (SELECT 1 FROM {offers} o WHERE o.{_quoted(TradeOffer.game.field)} = "
-        f"s.{_quoted(Seat.game.field)} AND o.{_quoted(_field(TradeOffer, 'status'))} = "
+        f"EXISTS (SELECT 1 FROM {offers} o WHERE o.{_quoted(TradeOffer.game.field)} = %s "
+        f"AND o.{_quoted(_field(TradeOffer, 'status'))} = "
         f"'{TradeOffer.Status.OPEN}' AND o.{_quoted(_field(TradeOffer, 'turn'))} <> '')"
     )
     return (
@@ -474,7 +468,7 @@ def locked_game_with_seats(pk: int) -> Locked | None:
     db = _db()
     with _cursor(db) as cursor:
         if _several_per_query(db):
-            cursor.execute(_locked_read_sql(db.vendor, extra), [pk, pk])
+            cursor.execute(_locked_read_sql(db.vendor, extra), [pk, pk, pk])
             game_row = cursor.fetchone()
             if game_row is None:
                 return None
@@ -484,7 +478,7 @@ def locked_game_with_seats(pk: int) -> Locked | None:
             game_row = cursor.fetchone()
             if game_row is None:
                 return None
-            cursor.execute(_locked_seats_sql(db.vendor, extra), [pk])
+            cursor.execute(_locked_seats_sql(db.vendor, extra), [pk, pk])
         found = cursor.fetchall()
     n_seat, n_user = len(_fields(Seat)), len(_fields(user_model))
     game = _instance(db, Game, game_row)

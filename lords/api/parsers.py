@@ -6,7 +6,7 @@ a ``RecursionError`` (a 500 before this parser), and anything deep but below tha
 every later reader (serializers, the engine, the log) a walk of its own. So a body nested
 deeper than the limit is refused here, with the limit in the message, before anything else
 looks at it. The size of a body is Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``, checked when
-DRF reads it (a 413 in :mod:`lords.api.errors`).
+the body is read (a 413 in :mod:`lords.api.errors`).
 """
 
 from __future__ import annotations
@@ -101,14 +101,25 @@ class JSONParser(parsers.JSONParser):
 
 def json_body(request: Request) -> Any:
     """``request.data`` for a view whose clients send JSON: a body whose type is exactly
-    ``application/json`` is read from Django's request and parsed by :class:`JSONParser`
-    itself, as DRF would parse it, without DRF's way there (choosing a parser among three,
-    a stream around the body, asking whether it is a form: a thirtieth of a move's CPU,
-    issue #15). Any other body (a charset, a form, none at all) goes DRF's way. The refusals
-    are DRF's and this parser's: a body too large, not JSON, too deep."""
+    ``application/json`` and whose length is above 0 is read from Django's request (which
+    checks ``DATA_UPLOAD_MAX_MEMORY_SIZE`` as DRF's reading does) and parsed by
+    :class:`JSONParser` itself with DRF's parser context, as DRF would parse it, without
+    DRF's way there (choosing a parser among three, a stream around the body, asking
+    whether it is a form: a thirtieth of a move's CPU, issue #15). Any other request (a
+    charset, a form, an empty body) goes DRF's way. The refusals are DRF's and this
+    parser's: a body too large, not JSON, too deep. (What is read is not kept on the
+    request: nothing after the caller reads ``request.data``.)"""
     django_request = request._request
     meta = django_request.META
-    if meta.get("CONTENT_TYPE") != "application/json" or not meta.get("CONTENT_LENGTH"):
+    if meta.get("CONTENT_TYPE") != "application/json" or _length(meta) <= 0:
         return request.data
     stream = io.BytesIO(django_request.body)
     return JSONParser().parse(stream, "application/json", request.parser_context)
+
+
+def _length(meta: Mapping[str, Any]) -> int:
+    """The body's length as DRF reads it (0 when the header is missing or not a number)."""
+    try:
+        return int(meta.get("CONTENT_LENGTH", meta.get("HTTP_CONTENT_LENGTH", 0)))
+    except (ValueError, TypeError):
+        return 0

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from rest_framework.request import Request
 from rest_framework.test import APIClient
 
 from tests.api.helpers import API, Player, assert_error, body, move_count, start_game
@@ -220,11 +221,13 @@ def test_an_oversized_or_odd_idempotency_key_is_refused(game: int, alice: Player
     ["application/json", "application/json; charset=utf-16", "application/x-www-form-urlencoded"],
 )
 def test_a_move_is_read_from_json_in_any_charset_or_from_a_form(
-    game: int, alice: Player, bob: Player, content_type: str
+    game: int, alice: Player, bob: Player, content_type: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A body typed exactly ``application/json`` is read by the API's parser straight from
-    the request (``lords.api.parsers.json_body``); one with a charset, or a form, goes
-    DRF's way: each is played the same (issue 15)."""
+    the request (``lords.api.parsers.json_body``: DRF's reading is not called); one with a
+    charset, or a form, goes DRF's way: each is played the same (issue 15)."""
+    if content_type == "application/json":
+        monkeypatch.setattr(Request, "_parse", _not_called)
     mover, _, view = _mover(game, alice, bob)
     command = view["legal_commands"][0]["text"]
     if content_type.endswith("utf-16"):
@@ -240,9 +243,21 @@ def test_a_move_is_read_from_json_in_any_charset_or_from_a_form(
     assert move_count(game) > before
 
 
+def _not_called(*args: Any) -> Any:
+    raise AssertionError("DRF's reading of the body")
+
+
+def test_an_empty_json_body_is_refused_as_drf_refuses_it(game: int, alice: Player) -> None:
+    before = move_count(game)
+    response = alice.client.post(f"{API}/games/{game}/moves/", content_type="application/json")
+    assert_error(response, 400, "invalid")
+    assert move_count(game) == before
+
+
 def test_a_json_body_that_breaks_is_refused_in_the_movers_language(
-    game: int, alice: Player, bob: Player
+    game: int, alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(Request, "_parse", _not_called)
     mover, _, _ = _mover(game, alice, bob)
     before = move_count(game)
     response = mover.client.post(

@@ -191,3 +191,45 @@ def test_a_move_that_waited_for_the_lock_leaves_each_seat_waited_on_as_the_game_
     seats = list(game.seats.all())
     assert {s.order for s in seats if s.to_act} == waiting
     assert {s.order for s in seats if s.remind_at is not None} == waiting
+
+
+def test_an_offer_made_while_a_move_waits_for_the_lock_lapses_with_the_turn(make_game, ada, bob):
+    """The move's read says whether an open offer lapses with the turn; an offer made (under
+    the game's lock) while a move that ends the turn waits for that lock is seen by it and
+    lapses (the check is in the seats' statement, which takes its snapshot once the lock is
+    held)."""
+    pytest.importorskip("games.engines.lords_of_vegas.engine")
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    engine = get_engine(game.game_type)
+    for _ in range(40):  # play on until "end" is a legal command of the seat to act
+        seat = seat_to_act(game)
+        legal = [engine.format(c) for c in engine.legal_commands(game.state, seat.order)]
+        if "end" in legal:
+            break
+        services.submit_command(game=game, user=seat.user, text=legal[0])
+    assert "end" in legal
+    other = game.seats.exclude(pk=seat.pk).select_related("user").get()
+    out: list = []
+
+    def end_turn() -> None:
+        try:
+            services.submit_command(game=game.pk, user=seat.user, text="end", source="email")
+            out.append("applied")
+        except Exception as exc:  # pragma: no cover - reported by the assertion below
+            out.append(repr(exc))
+        finally:
+            connection.close()
+
+    trade = {
+        "type": "trade",
+        "steps": [{"type": "pay", "payer": seat.colour, "payee": other.colour, "amount": 1}],
+    }
+    with transaction.atomic():  # the offer holds the game's lock until this commits
+        offer = services.propose_trade(game=game.pk, user=seat.user, command=trade)
+        thread = threading.Thread(target=end_turn)
+        thread.start()
+        time.sleep(0.5)  # it reads nothing yet: it waits for the lock
+    thread.join(timeout=30)
+    assert out == ["applied"]
+    offer.refresh_from_db()
+    assert offer.status != "open", offer.status

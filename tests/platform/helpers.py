@@ -48,6 +48,22 @@ def illegal_text(game: Game) -> str:
         services.submit_command(game=game, user=seat.user, text=sorted(legal)[0])
 
 
+def seat_that_may_end_the_turn(game: Game) -> Seat:
+    """Plays legal moves on (the first of each) until the seat to act may play ``end``
+    (a Lords of Vegas game); that seat."""
+    from games import services
+
+    engine = get_engine(game.game_type)
+    for _ in range(40):
+        seat = seat_to_act(game)
+        assert game.state is not None
+        legal = [engine.format(c) for c in engine.legal_commands(game.state, seat.order)]
+        if "end" in legal:
+            return seat
+        services.submit_command(game=game, user=seat.user, text=legal[0])
+    raise AssertionError("no turn could end in 40 moves")
+
+
 def footprint(game: Game) -> tuple[Any, ...]:
     """Everything a refused request must leave untouched."""
     game.refresh_from_db()

@@ -12,6 +12,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -57,6 +59,14 @@ def _get(url: str, headers: dict[str, str] | None = None, timeout: float = 5) ->
         return int(answer.status)
 
 
+def _database_url(db: dict[str, Any]) -> str:
+    """The test database as a ``DATABASE_URL`` for a server of its own."""
+    login = quote(str(db["USER"] or "postgres"), safe="")
+    if db.get("PASSWORD"):
+        login += ":" + quote(str(db["PASSWORD"]), safe="")
+    return f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_web_server_answers_while_players_hold_event_streams_open() -> None:
     """The image's gunicorn, run with its own command line, answers a request while as many
@@ -66,7 +76,6 @@ def test_the_web_server_answers_while_players_hold_event_streams_open() -> None:
     rest."""
     user = get_user_model().objects.create_user("streams@example.org", None)
     _, token = AuthToken.objects.create(user=user, expiry=None)
-    db = connection.settings_dict
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -77,7 +86,7 @@ def test_the_web_server_answers_while_players_hold_event_streams_open() -> None:
     workers = int(command[command.index("--workers") + 1])
     env = {
         **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": _database_url(connection.settings_dict),
         "DEBUG": "false",
         "SECURE": "false",
         "SECRET_KEY": "deployment-test-only-" + "k" * 40,

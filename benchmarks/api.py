@@ -35,6 +35,10 @@ What it does, in one run, talking only to 127.0.0.1:
      those windows per applied move, against the CPU of one no-op authenticated call
      (``/floor/api``, below) measured right after it, in ``PAIRS`` (3) such pairs:
      ``move_cpu_to_noop``, the median of the pairs' ratios, ≤ 2 (``move_pairs``: each);
+   - *submissions one at a time* (context for target 1): one client, each move and each
+     no-op call alone on a quiet server (the workers' on-CPU time from ``schedstat``, in ns,
+     around each request), as a play-by-email server mostly sees them:
+     ``move_cpu_to_noop_one_at_a_time``, the median of ``ROUNDS_ONE_AT_A_TIME`` (5) rounds;
    - *conditional reads* (target 2): every client reads its games once for their ETags, then
      asks again with ``If-None-Match`` for ``FLOOR_SECONDS``: all 304s, at
      ``conditional_cpu_to_noop`` ≤ 1.5 the no-op call's CPU. (The move's answer carries the
@@ -66,8 +70,8 @@ Targets (documented, not asserted; the figures are ratios or latencies of one ru
 load generator (Python threads), gunicorn and PostgreSQL share the same cores, which weighs on
 the latencies; the CPU ratios do not depend on it as much.
 
-Environment knobs: PG_URL, LOAD_SECONDS, PHASE_SECONDS, FLOOR_SECONDS, PAIRS, WORKERS,
-THREADS, CLIENTS, PORT.
+Environment knobs: PG_URL, LOAD_SECONDS, PHASE_SECONDS, FLOOR_SECONDS, PAIRS,
+ROUNDS_ONE_AT_A_TIME, WORKERS, THREADS, CLIENTS, PORT.
 
 Figures: see ``benchmarks/README.md``.
 """
@@ -87,7 +91,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +111,7 @@ OPEN_LOOP_WARMUP = 3.0
 """Seconds of open-loop arrivals before the measured ones (the pool's connections open)."""
 FLOOR_SECONDS = float(os.environ.get("FLOOR_SECONDS", "10"))
 PAIRS = int(os.environ.get("PAIRS", "3"))
+ROUNDS_ONE_AT_A_TIME = int(os.environ.get("ROUNDS_ONE_AT_A_TIME", "5"))
 WORKERS = int(os.environ.get("WORKERS", "3"))
 THREADS = int(os.environ.get("THREADS", "8"))
 CLIENTS = int(os.environ.get("CLIENTS", "32"))
@@ -598,6 +605,63 @@ def against_noop(
     }
 
 
+def cpu_ns(pids: list[int]) -> int:
+    """On-CPU time (ns) of every thread of these processes so far, from the scheduler's own
+    account (``/proc/<pid>/task/<tid>/schedstat``): fine enough to time one request, where
+    ``/proc/<pid>/stat`` counts in ticks of 10 ms."""
+    total = 0
+    for pid in pids:
+        for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            try:
+                total += int(stat.read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+    return total
+
+
+def one_at_a_time(games: list[BenchGame], pids: list[int], rounds: int) -> dict[str, Any]:
+    """Target 1 as a play-by-email server mostly sees its moves: one request at a time on a
+    quiet server (context, not the target's figure). One client, in ``rounds`` rounds: for
+    each game it reads what it needs (not measured), then submits a move, then makes one
+    no-op call; each request's CPU is the workers' on-CPU time around it, taken once the
+    server is idle again (2 ms after the answer: the request's tail, after its answer is
+    written, counts with it). A round's ratio is its moves' CPU per move over its no-op
+    calls' CPU per call; the median of the rounds is reported. The first round warms up."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    rng = random.Random(7)
+    token = games[0].tokens[0]
+
+    def spent(request: Callable[[], Any]) -> tuple[int, Any]:
+        time.sleep(0.002)
+        before = cpu_ns(pids)
+        answer = request()
+        time.sleep(0.002)
+        return cpu_ns(pids) - before, answer
+
+    ratios, move_ms, noop_ms = [], [], []
+    for n in range(rounds + 1):
+        moves = calls = move_cpu = noop_cpu = 0
+        for game in games:
+            if not refresh(conn, game):
+                continue
+            cpu, (code, _) = spent(partial(submit_move, conn, game, rng))
+            if code == 201:
+                moves, move_cpu = moves + 1, move_cpu + cpu
+            cpu, _ = spent(lambda: call(conn, "GET", "/floor/api", token))
+            calls, noop_cpu = calls + 1, noop_cpu + cpu
+        if n == 0 or not moves or not calls:
+            continue
+        ratios.append(round((move_cpu / moves) / (noop_cpu / calls), 2))
+        move_ms.append(move_cpu / moves / 1e6)
+        noop_ms.append(noop_cpu / calls / 1e6)
+    return {
+        "to_noop": statistics.median(ratios) if ratios else None,
+        "rounds": ratios,
+        "move_cpu_ms": round(statistics.median(move_ms), 2) if move_ms else None,
+        "noop_cpu_ms": round(statistics.median(noop_ms), 2) if noop_ms else None,
+    }
+
+
 def conditional_reads(games: list[BenchGame], pids: list[int], seconds: float) -> dict[str, float]:
     """Target 2: each client reads its games once for their ETags, then asks again with
     ``If-None-Match`` for ``seconds`` (nothing moves meanwhile: every answer is a 304);
@@ -862,6 +926,8 @@ def main() -> int:
         log(f"submissions only, in rounds, in {PAIRS} pairs with the no-op call")
         token = games[0].tokens[0]
         alone = against_noop(games, server_pids, token)
+        log("submissions one at a time, each followed by a no-op call (context)")
+        alone_quiet = one_at_a_time(games, server_pids, ROUNDS_ONE_AT_A_TIME)
         log(f"conditional reads (If-None-Match): {FLOOR_SECONDS:.0f} s")
         conditional = conditional_reads(games, server_pids, FLOOR_SECONDS)
         log(f"open loop at half the saturation rate ({moves_per_second / 2:.0f}/s)")
@@ -902,6 +968,10 @@ def main() -> int:
         "move_cpu_ms": alone["cpu_ms_per_move"],
         "move_cpu_to_noop": alone["to_noop"],
         "move_pairs": alone["pairs"],
+        "move_cpu_to_noop_one_at_a_time": alone_quiet["to_noop"],
+        "one_at_a_time_rounds": alone_quiet["rounds"],
+        "one_at_a_time_move_cpu_ms": alone_quiet["move_cpu_ms"],
+        "one_at_a_time_noop_cpu_ms": alone_quiet["noop_cpu_ms"],
         "least_moves": least["moves"],
         "least_move_cpu_ms": least["cpu_ms_per_move"],
         "least_move_cpu_to_noop": least["to_noop"],

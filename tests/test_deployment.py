@@ -12,8 +12,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -59,14 +58,17 @@ def _get(url: str, headers: dict[str, str] | None = None, timeout: float = 5) ->
         return int(answer.status)
 
 
-def _database_url(db: dict[str, Any]) -> str:
-    """The test database as a ``DATABASE_URL`` for a server of its own."""
-    login = quote(str(db["USER"] or "postgres"), safe="")
-    if db.get("PASSWORD"):
-        login += ":" + quote(str(db["PASSWORD"]), safe="")
-    return f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+def _database_url() -> str:
+    """The test database as a ``DATABASE_URL`` for a server of its own: the suite's own URL
+    (its host, login and options) naming the database the tests run in."""
+    return (
+        urlsplit(os.environ["DATABASE_URL"])
+        ._replace(path="/" + connection.settings_dict["NAME"])
+        .geturl()
+    )
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_web_server_answers_while_players_hold_event_streams_open() -> None:
     """The image's gunicorn, run with its own command line, answers a request while as many
@@ -76,35 +78,44 @@ def test_the_web_server_answers_while_players_hold_event_streams_open() -> None:
     rest."""
     user = get_user_model().objects.create_user("streams@example.org", None)
     _, token = AuthToken.objects.create(user=user, expiry=None)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    # The server takes a socket already listening (``fd://``): a port found free and let go
+    # could be taken by another test's server before gunicorn binds it.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    listener.set_inheritable(True)
+    port = listener.getsockname()[1]
     command = _image_command()
-    assert command[0] == "gunicorn"
-    command[0] = str(Path(sys.executable).with_name("gunicorn"))
-    command[command.index("--bind") + 1] = f"127.0.0.1:{port}"
+    assert command[:2] == ["gunicorn", "lords.wsgi"]
+    command[:1] = [sys.executable, "-m", "gunicorn"]
+    command[command.index("--bind") + 1] = f"fd://{listener.fileno()}"
     workers = int(command[command.index("--workers") + 1])
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(connection.settings_dict),
+        "DATABASE_URL": _database_url(),
         "DEBUG": "false",
         "SECURE": "false",
         "SECRET_KEY": "deployment-test-only-" + "k" * 40,
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING",
     }
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=env, start_new_session=True, pass_fds=[listener.fileno()]
+    )
+    listener.close()  # (the server has its own copy)
     base = f"http://127.0.0.1:{port}"
     streams: list[http.client.HTTPConnection] = []
     try:
         deadline = time.monotonic() + 30
         while True:
+            assert server.poll() is None, "gunicorn stopped"
+            assert time.monotonic() < deadline, "gunicorn did not start"
             try:
                 if _get(f"{base}/api/v1/game-types/", timeout=2) == 200:
                     break
             except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
+                pass
+            time.sleep(0.2)
         for _ in range(workers):
             stream = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             stream.request(

@@ -3,8 +3,9 @@
 Each event is ``id: <n>`` (a :class:`~games.models.PlayerEvent` id), ``event: <kind>``
 (``move``, ``your_turn``) and ``data: <json>``. A client that reconnects sends the last id it
 read as the ``Last-Event-ID`` header (browsers' EventSource do it themselves) and gets
-everything after it, nothing twice. A stream holds a server worker (gunicorn sync workers),
-so it ends after ``EVENT_STREAM_SECONDS`` (25) or ``EVENT_STREAM_MAX_EVENTS`` (100) events
+everything after it, nothing twice. A stream holds a server thread (the image runs
+gunicorn's gthread workers, 3 processes x 8 threads), so it ends after
+``EVENT_STREAM_SECONDS`` (25) or ``EVENT_STREAM_MAX_EVENTS`` (100) events
 with a ``retry:`` hint, and the client reconnects with ``Last-Event-ID``: nothing is lost
 in between (docs/api.md, docs/decisions/0018-clocks-and-channels.md).
 """

@@ -649,7 +649,7 @@ def one_at_a_time(games: list[BenchGame], pids: list[int], rounds: int) -> dict[
             cpu, (code, _) = spent(partial(submit_move, conn, game, rng))
             if code == 201:
                 moves, move_cpu = moves + 1, move_cpu + cpu
-            cpu, _ = spent(lambda: call(conn, "GET", "/floor/api", token))
+            cpu, _ = spent(partial(call, conn, "GET", "/floor/api", token))
             calls, noop_cpu = calls + 1, noop_cpu + cpu
         if n == 0 or not moves or not calls or not noop_cpu:  # (no schedstat: no figure)
             continue

@@ -52,9 +52,9 @@ def _image_command() -> list[str]:
     return command
 
 
-def _get(url: str, headers: dict[str, str] | None = None, timeout: float = 5) -> int:
-    request = urllib.request.Request(url, headers=headers or {})
-    with urllib.request.urlopen(request, timeout=timeout) as answer:
+def _get(url: str, timeout: float) -> int:
+    """The status of a plain GET (an error status raises, as ``urlopen`` does)."""
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
         return int(answer.status)
 
 

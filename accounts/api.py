@@ -22,7 +22,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from knox.views import LoginView
 from rest_framework import exceptions, serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,7 +29,7 @@ from rest_framework.views import APIView
 from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
 from accounts.rules import MAX_NAME_LENGTH, check_away_until, check_display_name, time_zones
-from lords.api.auth import TokenAuthentication
+from lords.api.auth import SessionAuthentication, TokenAuthentication
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
 from lords.api.throttling import AnonRateThrottle, UserRateThrottle

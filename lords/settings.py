@@ -262,7 +262,7 @@ CSRF_FAILURE_VIEW = "lords.api.errors.csrf_failure"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "lords.api.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "lords.api.auth.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -33,7 +33,10 @@ from knox.crypto import hash_token
 from knox.models import AuthToken
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
-from rest_framework import exceptions
+from rest_framework import authentication, exceptions
+from rest_framework.authentication import CSRFCheck
+
+from lords.api.csrf import csrf_refusal
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 Converters = list[tuple[int, Col, list[Converter]]]
@@ -153,6 +156,18 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
         auth_token.delete()
         token_expired.send(sender=type(self), username=username, source="auth_token")
         return True
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's, whose refused CSRF check says why in the reader's language (DRF's own
+    message is English: "CSRF Failed: " and Django's reason)."""
+
+    def enforce_csrf(self, request: Any) -> None:
+        check = CSRFCheck(lambda request: None)  # type: ignore[arg-type]
+        check.process_request(request)  # (reads the cookie into request.META)
+        reason = check.process_view(request, None, (), {})  # type: ignore[arg-type]
+        if reason:
+            raise exceptions.PermissionDenied(csrf_refusal(str(reason)))
 
 
 class TokenScheme(KnoxTokenScheme):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import exceptions, serializers, viewsets
-from rest_framework.authentication import BasicAuthentication, SessionAuthentication
+from rest_framework.authentication import BasicAuthentication
 
-from lords.api.auth import TokenAuthentication
+from lords.api.auth import SessionAuthentication, TokenAuthentication
 
 AUTHENTICATION = (TokenAuthentication, SessionAuthentication)
 """The same as the settings' defaults, with the one-query token check."""

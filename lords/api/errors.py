@@ -49,6 +49,7 @@ from rest_framework.views import set_rollback
 import games.engines
 from games.engines.base import IllegalCommand, InvalidOptions, MalformedCommand
 from games.services.errors import ServiceError
+from lords.api.csrf import csrf_refusal
 
 log = logging.getLogger(__name__)
 
@@ -268,5 +269,4 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     views check it themselves for session callers and answer with ``permission_denied``)."""
     if not _in_api(request):
         return csrf.csrf_failure(request, reason)
-    message = f"CSRF Failed: {reason}" if reason else "CSRF Failed."
-    return _json_error("permission_denied", message, status.HTTP_403_FORBIDDEN)
+    return _json_error("permission_denied", csrf_refusal(reason), status.HTTP_403_FORBIDDEN)

@@ -12,8 +12,10 @@ import pytest
 from django.conf import settings
 from django.test import Client, RequestFactory
 from django.urls import get_resolver
+from django.utils import translation
 from rest_framework.test import APIClient
 
+from lords.api.errors import csrf_failure
 from tests.api.helpers import API, Player, assert_error, body, move_count, start_game
 
 pytestmark = pytest.mark.django_db
@@ -195,7 +197,47 @@ def test_a_post_without_csrf_token_to_an_endpoint_is_a_json_403(browser_session:
     response = browser_session.post(f"{API}/games/", "{}", content_type="application/json")
     assert response["Content-Type"] == "application/json"
     error = assert_error(response, 403, "permission_denied")
-    assert "CSRF" in error["message"]
+    assert "the CSRF cookie is missing" in error["message"], error
+
+
+@pytest.mark.parametrize(
+    ("language", "token", "said"),
+    [
+        ("fr", None, ["Refusé par le contrôle", "ne porte pas de jeton CSRF", "jeton d'API"]),
+        ("it", "w" * 32, ["Rifiutato dal controllo", "non è quello di questa sessione"]),
+    ],
+)
+def test_a_move_refused_by_the_csrf_check_says_why_in_the_players_language(
+    alice: Player, bob: Player, language: str, token: str | None, said: list[str]
+) -> None:
+    """A signed-in browser's move without its CSRF token (or with another session's):
+    refused in the player's language, not DRF's English "CSRF Failed", and nothing played."""
+    game = start_game(alice, [bob])
+    alice.user.language = language
+    alice.user.save(update_fields=["language"])
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice.user)
+    browser.cookies["csrftoken"] = "c" * 32
+    headers = {} if token is None else {"X-CSRFToken": token}
+    before = move_count(game)
+
+    response = browser.post(
+        f"{API}/games/{game}/moves/", {"command": "place 1"}, "application/json", headers=headers
+    )
+
+    message = assert_error(response, 403, "permission_denied")["message"]
+    assert all(words in message for words in said), message
+    assert "CSRF Failed" not in message and "the request" not in message
+    assert move_count(game) == before
+
+
+def test_djangos_csrf_refusal_under_api_says_why_in_the_readers_language() -> None:
+    """``CSRF_FAILURE_VIEW`` (a plain Django view under /api/), with Django's reason."""
+    request = RequestFactory().post("/api/v1/games/", "{}", content_type="application/json")
+    with translation.override("fr"):
+        response = csrf_failure(request, reason="CSRF cookie not set.")
+    message = assert_error(response, 403, "permission_denied")["message"]
+    assert "le cookie CSRF manque" in message and "CSRF cookie not set" not in message
 
 
 def test_a_wrong_method_under_api_is_a_json_405(alice: Player) -> None:

@@ -5,29 +5,30 @@ has no game (an announcement, an invitation to an address nobody owns yet). So t
 simplest durable record is our own outbox, :class:`leagues.models.Mail`: one row per
 recipient, the email rendered in their language when it is decided and written in the
 same transaction as what it tells; after the commit (and every minute, Celery beat) a
-sender takes waiting rows with a conditional UPDATE and sends them; a failed send is
-tried again later, at most :data:`ATTEMPTS` times. Templates: three of one name
-(subject, text, HTML) as the notifications app's, under ``leagues/emails/``.
+sender takes waiting rows and sends them, under the one discipline of the site's stored
+emails (:mod:`notifications.leases`: a lease, tries with a backoff for some sixteen hours).
+Templates: three of one name (subject, text, HTML) as the notifications app's, under
+``leagues/emails/``.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+import logging
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, make_msgid
 from django.db import transaction
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from leagues.models import Mail
+from notifications import leases, mailer
 from notifications import services as notifications
 from notifications.emails import site_domain, unsubscribe_url
 
-ATTEMPTS = 5
-LEASE = timedelta(minutes=5)
+log = logging.getLogger(__name__)
 
 
 def wants(user: Any, kind: str) -> bool:
@@ -88,26 +89,16 @@ def _send_soon() -> None:
     tasks.send_league_mail.delay()
 
 
-def _take(pk: int, now: Any) -> bool:
-    """Claim one waiting row: only one sender's conditional UPDATE matches."""
-    taken = Mail.objects.filter(pk=pk, sent_at__isnull=True, due_at__lte=now).update(
-        due_at=now + LEASE, attempts=F("attempts") + 1
-    )
-    return bool(taken)
+def send_waiting(*, now: datetime | None = None, batch: int = 100) -> int:
+    """Send the waiting league emails (those due: new, a failed try, a sender that died);
+    returns how many were sent."""
+    now = now or timezone.now()
+    waiting = Mail.objects.filter(sent_at__isnull=True, due_at__lte=now)
+    ids = list(waiting.order_by("due_at", "id").values_list("pk", flat=True)[:batch])
+    return sum(_send(pk, now) for pk in ids if leases.take(waiting.filter(pk=pk), now))
 
 
-def send_waiting(*, batch: int = 100) -> int:
-    """Send the waiting league emails (those due); returns how many were sent."""
-    now = timezone.now()
-    ids = list(
-        Mail.objects.filter(sent_at__isnull=True, due_at__lte=now)
-        .order_by("due_at", "id")
-        .values_list("pk", flat=True)[:batch]
-    )
-    return sum(_send(pk, now) for pk in ids if _take(pk, now))
-
-
-def _send(pk: int, now: Any) -> bool:
+def _send(pk: int, now: datetime) -> bool:
     mail = Mail.objects.get(pk=pk)
     message = EmailMultiAlternatives(
         subject=mail.subject,
@@ -119,10 +110,13 @@ def _send(pk: int, now: Any) -> bool:
     if mail.body_html:
         message.attach_alternative(mail.body_html, "text/html")
     try:
-        message.send()
+        mailer.send(message)
     except Exception as exc:  # the SMTP server's fault: try again later, say why
-        retry = now + timedelta(minutes=2**mail.attempts) if mail.attempts < ATTEMPTS else None
-        Mail.objects.filter(pk=pk).update(error=str(exc)[:2000], due_at=retry)
+        log.exception("league email #%s (%s) failed", pk, mail.kind)
+        retry = leases.next_try(mail.attempts, now)
+        if retry is None:
+            log.error("league email #%s (%s) given up", pk, mail.kind)
+        Mail.objects.filter(pk=pk).update(error=repr(exc)[:2000], due_at=retry)
         return False
     Mail.objects.filter(pk=pk).update(sent_at=timezone.now(), due_at=None, error="")
     return True

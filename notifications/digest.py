@@ -26,7 +26,7 @@ from django.utils import timezone, translation
 
 from accounts.models import zone_named
 from games.models import Game, Seat
-from notifications import services
+from notifications import leases, services
 from notifications.addresses import digest_address
 from notifications.choices import next_digest
 from notifications.emails import game_url, local_time, site_domain, unsubscribe_url
@@ -103,7 +103,7 @@ def _claim(user: Any, moment: datetime, seats: list[Seat]) -> Notification | Non
         kind=Kind.DIGEST,
         key=key,
         version=0,
-        due_at=timezone.now() + services.lease(),
+        due_at=timezone.now() + leases.lease(),
     )
     try:
         with transaction.atomic():  # (the row is seen with its email, or not at all)

@@ -30,7 +30,7 @@ from accounts.models import User
 from games.models import Seat
 from games.services.errors import ServiceError
 from games.services.moves import submit_command
-from notifications import services
+from notifications import leases, services
 from notifications.addresses import parse_digest_address
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines
@@ -153,7 +153,7 @@ def _claim(
         key=key,
         version=0,
         verdict={"status": "digest", "games": verdicts},
-        due_at=timezone.now() + services.lease(),
+        due_at=timezone.now() + leases.lease(),
     )
     try:
         with transaction.atomic():

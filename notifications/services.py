@@ -35,7 +35,7 @@ from games.services.clock import clock_sentence
 from games.services.hooks import Batch
 from games.services.lookups import engine_for
 from games.services.naming import seat_label
-from notifications import mailer
+from notifications import leases, mailer
 from notifications.choices import lead_times, muted_users, next_digest, quiet_end
 from notifications.emails import render_email
 from notifications.models import EmailPreference, GameMute, Notification
@@ -503,22 +503,7 @@ def fitting_leads(game: Game, leads: list[float]) -> list[float]:
     return [lead for lead in leads if lead <= game.turn_hours / 2] or [game.turn_hours / 2]
 
 
-# -- claim and send ---------------------------------------------------------------------
-
-MAX_ATTEMPTS = 20
-"""Tries of one email (backoff 30 s doubling to an hour: about 16 hours) before it is given
-up (left ``failed`` without ``due_at``, logged as an error, visible in the admin)."""
-
-
-def lease() -> timedelta:
-    """How long a claim holds before another caller may take the email back: longer than
-    one SMTP conversation can take (``EMAIL_TIMEOUT``)."""
-    return timedelta(seconds=float(settings.NOTIFICATIONS_LEASE_SECONDS))
-
-
-def retry_delay(attempts: int) -> timedelta:
-    """30 s after the first failed try, doubling, at most an hour."""
-    return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 3600))
+# -- claim and send (the lease, the tries: notifications.leases) ------------------------
 
 
 def claim(
@@ -542,7 +527,7 @@ def claim(
         seat=notice.seat,
         version=game.version,
         verdict=verdict,
-        due_at=now + lease(),
+        due_at=now + leases.lease(),
         **({} if message is None else _stored(message)),
     )
     if _inserted(note):  # (the usual case: a new email, one statement)
@@ -569,9 +554,8 @@ def _inserted(note: Notification) -> bool:
 def take_back(pk: int, condition: Q, now: datetime) -> Notification | None:
     """Claim row ``pk`` again if ``condition`` still holds (a conditional UPDATE: of callers
     racing for it, one wins); the row, or None."""
-    taken = Notification.objects.filter(condition, pk=pk).update(
-        status=Notification.Status.SENDING, due_at=now + lease(), attempts=F("attempts") + 1
-    )
+    rows = Notification.objects.filter(condition, pk=pk)
+    taken = leases.take(rows, now, status=Notification.Status.SENDING)
     return Notification.objects.get(pk=pk) if taken else None
 
 
@@ -638,13 +622,11 @@ def send_stored(note: Notification) -> bool:
 
 def failed(note: Notification, exc: Exception) -> None:
     """Mark the row failed, due again after the backoff (or given up after the last try)."""
-    given_up = note.attempts >= MAX_ATTEMPTS
-    if given_up:
+    due = leases.next_try(note.attempts, timezone.now())
+    if due is None:
         log.error("%s email %s for game #%s given up", note.kind, note.key, note.game_id)
     Notification.objects.filter(pk=note.pk).update(
-        status=Notification.Status.FAILED,
-        error=repr(exc)[:1000],
-        due_at=None if given_up else timezone.now() + retry_delay(note.attempts),
+        status=Notification.Status.FAILED, error=repr(exc)[:1000], due_at=due
     )
 
 

@@ -23,7 +23,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, make_msgid
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -32,7 +31,7 @@ from accounts.models import User
 from games.engines.registry import get_engine
 from games.models import Game, Invitation, Seat
 from games.services.lookups import engine_for
-from notifications import services
+from notifications import leases, mailer, services
 from notifications.emails import render_email, site_domain, thread_root
 from notifications.services import Kind, Notice
 
@@ -168,21 +167,19 @@ def send_invitation(*, invitation_id: int, now: datetime | None = None) -> bool:
         declined_at__isnull=True,
         withdrawn_at__isnull=True,
     )
-    if not due.update(email_due_at=now + services.lease(), email_attempts=F("email_attempts") + 1):
+    if not leases.take(due, now, due="email_due_at", attempts="email_attempts"):
         return False
     invitation = Invitation.objects.select_related("game", "invited_by", "invitee").get(
         pk=invitation_id
     )
     try:
-        invitation_email(invitation).send()
-    except Exception as exc:
+        mailer.send(invitation_email(invitation))
+    except Exception:
         log.exception("invitation #%s email failed", invitation.pk)
-        attempts = invitation.email_attempts
-        given_up = attempts >= services.MAX_ATTEMPTS
-        Invitation.objects.filter(pk=invitation.pk).update(
-            email_due_at=None if given_up else now + services.retry_delay(attempts)
-        )
-        del exc
+        retry = leases.next_try(invitation.email_attempts, now)
+        if retry is None:
+            log.error("invitation #%s email given up", invitation.pk)
+        Invitation.objects.filter(pk=invitation.pk).update(email_due_at=retry)
         return False
     Invitation.objects.filter(pk=invitation.pk).update(emailed_at=timezone.now(), email_due_at=None)
     return True

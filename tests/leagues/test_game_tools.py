@@ -16,7 +16,9 @@ from games.models import Game, Move
 from games.services.errors import GameNotActive, NotAllowed
 from leagues import mail, manage
 from leagues import services as leagues
+from leagues.models import Mail as LeagueMail
 from leagues.models import Season
+from notifications import leases
 from tests.notifications.conftest import Inbox, smtp, text_part  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +85,36 @@ def test_a_player_is_refused_the_tools(game: Game, bob: User) -> None:
         manage.use_tool(game=game, by=bob, tool="abort", why="I am losing")
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and _log(game) == []
+
+
+def test_a_league_email_outlives_an_smtp_outage_of_hours(
+    game: Game,
+    ada: User,
+    cy: User,
+    smtp: Inbox,  # noqa: F811
+    settings: Any,
+) -> None:
+    """League email follows the site's one discipline (notifications.leases): tried with a
+    backoff for some sixteen hours, where it used to be given up after five tries (half an
+    hour) and never sent."""
+    port = settings.EMAIL_PORT
+    manage.use_tool(game=game, by=ada, tool="extend", why="holidays", hours=24)
+    to_cy = LeagueMail.objects.get(to=cy.email)
+    settings.EMAIL_PORT = 9  # the SMTP server is down: connections refused
+    tries = 0
+    moment = timezone.now()
+    while tries < 8:
+        assert mail.send_waiting(now=moment) == 0
+        to_cy.refresh_from_db()
+        tries += 1
+        assert to_cy.sent_at is None and to_cy.due_at is not None, f"given up after {tries}"
+        assert to_cy.due_at - moment == leases.retry_delay(tries)
+        moment = to_cy.due_at
+    assert to_cy.attempts == 8 and "Connection refused" in to_cy.error
+
+    settings.EMAIL_PORT = port  # back up
+    assert mail.send_waiting(now=moment) == 2  # (bob's too)
+    [message] = [m for m in smtp.wait_for(2) if m["To"] == cy.email]
+    assert f"{ada.name} gave game #{game.pk} 24 more hours." in text_part(message)
+    to_cy.refresh_from_db()
+    assert to_cy.sent_at is not None and to_cy.due_at is None

@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.db import connection
 
-from notifications import services
+from notifications import leases, services
 from notifications.models import Notification
 from notifications.services import notify_game
 from notifications.tasks import send_due
@@ -70,7 +70,7 @@ def test_a_send_whose_worker_died_is_sent_again_after_its_lease(make_game, ada, 
     assert services.claim(game, notice) is None  # the lease holds
     assert services.send_due() == 0
     assert notify_game(game_id=game.pk) == 0
-    lapsed = timezone.now() + services.lease() + timedelta(seconds=1)
+    lapsed = timezone.now() + leases.lease() + timedelta(seconds=1)
     assert services.send_due(now=lapsed) == 1
     [message] = smtp.wait_for(1)
     note.refresh_from_db()
@@ -91,9 +91,9 @@ def test_an_email_failing_every_time_is_given_up_after_the_last_try(make_game, a
         assert services.send_due(now=note.due_at) == 0
         note = Notification.objects.get()
         tries += 1
-    assert tries == note.attempts == services.MAX_ATTEMPTS
+    assert tries == note.attempts == leases.MAX_ATTEMPTS
     assert note.status == Notification.Status.FAILED
-    delays = [services.retry_delay(n).total_seconds() for n in range(1, services.MAX_ATTEMPTS)]
+    delays = [leases.retry_delay(n).total_seconds() for n in range(1, leases.MAX_ATTEMPTS)]
     assert delays[:4] == [30, 60, 120, 240]  # doubling ...
     assert max(delays) == 3600  # ... up to an hour
     assert sum(delays) / 3600 > 12  # tried for half a day and more

@@ -27,6 +27,7 @@ from django.db.models import Field, Model
 from django.db.models.expressions import Col
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.authentication import SessionScheme as SpectacularSessionScheme
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth as knox_auth
 from knox.crypto import hash_token
@@ -174,3 +175,9 @@ class TokenScheme(KnoxTokenScheme):
     """The OpenAPI security scheme of :class:`TokenAuthentication` (knox's)."""
 
     target_class = "lords.api.auth.TokenAuthentication"
+
+
+class SessionScheme(SpectacularSessionScheme):
+    """The OpenAPI security scheme of :class:`SessionAuthentication` (DRF's cookie)."""
+
+    target_class = "lords.api.auth.SessionAuthentication"

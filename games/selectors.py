@@ -370,12 +370,47 @@ def _describe(engine: GameEngine | None, event: dict[str, Any], names: list[str]
         return gettext("%(name)s resigned; a bot plays the seat on") % {
             "name": names[event["seat"]]
         }
+    if event.get("type") == "tool":
+        return _tool_sentence(event)
     if engine is None:
         return str(event.get("type", ""))
     try:
         return str(engine.describe(event, names))
     except Exception:  # a describe bug must never break reading the log
         return str(event.get("type", ""))
+
+
+def _tool_sentence(event: dict[str, Any]) -> str:
+    """A game tool's entry in the log (``games.services.tools``: staff, a league's admins,
+    or the players agreeing on a pause), with the reason given."""
+    tool, by, players = event.get("tool"), event.get("by_name", ""), event.get("by_players")
+    if tool == "extend":
+        said = gettext("%(by)s gave the game %(hours)s more hours.") % {
+            "by": by,
+            "hours": event.get("hours"),
+        }
+    elif tool == "pause" and players:
+        said = gettext("Every player asked for a pause: no deadline runs until it ends.")
+    elif tool == "pause":
+        said = gettext("%(by)s paused the game: no deadline runs until it resumes.") % {"by": by}
+    elif tool == "resume" and players:
+        said = gettext("%(by)s ended the players' pause: the clock runs again.") % {"by": by}
+    elif tool == "resume":
+        said = gettext(
+            "%(by)s resumed the game: the clock runs again with the time it had left."
+        ) % {"by": by}
+    elif tool == "replace":
+        said = gettext("%(by)s replaced %(before)s by %(after)s; the seat keeps its holdings.") % {
+            "by": by,
+            "before": event.get("before", ""),
+            "after": event.get("after", ""),
+        }
+    elif tool == "abort":
+        said = gettext("%(by)s aborted the game: it ends without a result.") % {"by": by}
+    else:
+        said = gettext("%(by)s used a game tool (%(tool)s).") % {"by": by, "tool": tool}
+    why = event.get("why")
+    return f"{said} {gettext('Why: %(why)s') % {'why': why}}" if why else said
 
 
 def trade_offers(*, game: Game) -> QuerySet[TradeOffer]:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines.base import IllegalCommand
+from games.engines.text import from_json
 from games.models import Game, Seat, TradeOffer
 from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
 from games.services.lookups import engine_for, lock_game, require_active, seat_of
@@ -259,7 +260,8 @@ def stop_reason(events: list[dict[str, Any]]) -> str | None:
     steps before it stay done, and the Move is logged): its stop event's reason."""
     for event in events:
         if event.get("type") in STOP_EVENTS:
-            return str(event.get("reason") or "a step of the trade no longer holds")
+            reason = event.get("reason")  # (the engine's sentence, kept as a Text's JSON)
+            return str(from_json(reason)) if reason else _("a step of the trade no longer holds")
     return None
 
 

@@ -178,16 +178,31 @@ def log(moves: Sequence[dict[str, Any]], game: dict[str, Any]) -> list[dict[str,
     return [
         {
             "seq": m["seq"],
-            "who": _("setup")
-            if m["seq"] == 0
-            else names.get(m["seat"], _("trade") if m.get("credit") else _("the game")),
+            "who": _who(m, names),
             "source": m["source"],
-            "text": m["text"],
+            "text": "" if _tool(m) else m["text"],
             "sentences": [s for s in [m.get("credit", ""), *m["described"]] if s],
             "at": m["created_at"],
         }
         for m in reversed(moves)
     ]
+
+
+def _tool(move: dict[str, Any]) -> dict[str, Any] | None:
+    """A game tool's event, if the move is one (its sentence says what was done: the
+    tool's name in the log would be an English word)."""
+    events = move["events"]
+    return events[0] if events and events[0].get("type") == "tool" else None
+
+
+def _who(move: dict[str, Any], names: dict[int, str]) -> Any:
+    """Who made the move: a game tool is its user's (its seat is the one it acted on)."""
+    if move["seq"] == 0:
+        return _("setup")
+    tool = _tool(move)
+    if tool is not None:
+        return tool.get("by_name") or _("the game")
+    return names.get(move["seat"], _("trade") if move.get("credit") else _("the game"))
 
 
 # -- the legal commands --------------------------------------------------------------------

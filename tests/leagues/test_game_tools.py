@@ -20,6 +20,7 @@ from leagues.models import Mail as LeagueMail
 from leagues.models import Season
 from notifications import leases
 from tests.notifications.conftest import Inbox, smtp, text_part  # noqa: F401
+from tests.web.helpers import page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +119,35 @@ def test_a_league_email_outlives_an_smtp_outage_of_hours(
     assert f"{ada.name} gave game #{game.pk} 24 more hours." in text_part(message)
     to_cy.refresh_from_db()
     assert to_cy.sent_at is not None and to_cy.due_at is None
+
+
+def test_the_tools_are_told_in_the_log_in_the_readers_language(
+    game: Game, ada: User, bob: User, client: Any
+) -> None:
+    """Each tool's entry in the log is a sentence (it was the raw event, a Python dict),
+    under the name of who used it (a replacement was shown under the new player's)."""
+    manage.use_tool(game=game, by=ada, tool="extend", why="vacances", hours=48)
+    manage.use_tool(game=game, by=ada, tool="pause", why="inondation")
+    manage.use_tool(game=game, by=ada, tool="resume", why="sec")
+    seat = game.seats.get(user=bob).order
+    manage.use_tool(game=game, by=ada, tool="replace", why="parti", seat=seat, bot="greedy")
+    after = game.seats.get(order=seat).name
+    bob.language = "fr"
+    bob.save(update_fields=["language"])
+    client.force_login(bob)
+
+    moves = client.get(f"/api/v1/games/{game.pk}/moves/?since=0").json()["moves"]
+    tools = [m for m in moves if m["events"][0]["type"] == "tool"]
+    said = [s for m in tools for s in m["described"]]
+    assert said == [
+        f"{ada.name} a accordé 48 heures de plus à la partie. Pourquoi\u00a0: vacances",
+        f"{ada.name} a mis la partie en pause\u00a0: aucune échéance ne court jusqu'à sa "
+        "reprise. Pourquoi\u00a0: inondation",
+        f"{ada.name} a repris la partie\u00a0: la pendule repart avec le temps qui lui "
+        "restait. Pourquoi\u00a0: sec",
+        f"{ada.name} a remplacé {bob.name} par {after}\u00a0; la place garde tout ce "
+        "qu'elle possède. Pourquoi\u00a0: parti",
+    ]
+    page = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert f"{ada.name} a remplacé {bob.name}" in page
+    assert "'type': 'tool'" not in page and "{'" not in page

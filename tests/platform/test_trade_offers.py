@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
 from games.models import Move, TradeOffer
@@ -64,8 +64,12 @@ def test_a_trade_that_is_no_longer_valid_fails(game, ada, bob):
     second = services.propose_trade(game=game, user=ada, command=pay(game, ada, bob, everything))
     services.accept_trade(offer=first, user=bob)
     version = game.__class__.objects.get(pk=game.pk).version
-    services.accept_trade(offer=second, user=bob)
-    assert second.status == "failed" and "cannot pay" in second.message
+    with translation.override("fr"):
+        services.accept_trade(offer=second, user=bob)
+    # One sentence in the accepting reader's language (it was the engine's message object
+    # written out as a Python dict, English inside)
+    assert second.status == "failed" and "ne peut pas payer" in second.message
+    assert "msgid" not in second.message and "{" not in second.message
     # the engine ran it and stopped: what it reported is logged
     assert second.move is not None
     assert second.move.seq == version + 1
@@ -75,8 +79,10 @@ def test_a_trade_that_is_no_longer_valid_fails(game, ada, bob):
 
 def test_it_refuses_an_invalid_offer_and_writes_nothing(game, ada, bob):
     before = footprint(game)
-    with pytest.raises(services.IllegalMove):
+    with pytest.raises(services.IllegalMove) as too_much, translation.override("it"):
         services.propose_trade(game=game, user=ada, command=pay(game, ada, bob, 10_000))
+    assert "non può pagare" in too_much.value.message, too_much.value.message
+    assert "msgid" not in too_much.value.message
     with pytest.raises(services.IllegalMove):
         services.propose_trade(game=game, user=ada, text="end")  # not a trade
     assert footprint(game) == before

@@ -262,7 +262,16 @@ class TradeOffer(models.Model):
     parties = models.JSONField(default=list)
     accepted_by = models.JSONField(default=list)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    message = models.TextField(blank=True, help_text="Why it failed or was declined.")
+    message = models.TextField(blank=True, help_text="Why it failed (the engine's words).")
+    closed_by = models.ForeignKey(
+        Seat,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The seat that declined or withdrew it (its name is said in each "
+        "reader's language where it is shown).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     turn = models.CharField(

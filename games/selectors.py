@@ -417,7 +417,7 @@ def trade_offers(*, game: Game) -> QuerySet[TradeOffer]:
     """A game's trade offers, newest first, with what presenting them reads."""
     return (
         TradeOffer.objects.filter(game=game)
-        .select_related("proposer", "move")
+        .select_related("proposer", "move", "closed_by__user")
         .order_by("-created_at", "-id")
     )
 

@@ -83,6 +83,7 @@ def trade(offer: TradeOffer) -> dict[str, Any]:
         "accepted_by": offer.accepted_by,
         "status": offer.status,
         "message": offer.message,
+        "closed_by": None if offer.closed_by is None else offer.closed_by.order,
         "created_at": offer.created_at,
         "expires_at": offer.expires_at,
         "resolved_at": offer.resolved_at,

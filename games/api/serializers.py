@@ -466,7 +466,10 @@ class TradeOfferSerializer(serializers.Serializer[Any]):
     status = serializers.CharField(
         help_text="open, executed, failed, declined, withdrawn or expired."
     )
-    message = serializers.CharField()
+    message = serializers.CharField(help_text="Why it failed, in the reader's language.")
+    closed_by = serializers.IntegerField(
+        allow_null=True, help_text="Seat order of the party who declined or withdrew it."
+    )
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     resolved_at = serializers.DateTimeField(allow_null=True)

@@ -294,8 +294,8 @@ def _close(offer: TradeOffer | int, user: Any, status: str) -> TradeOffer:
             raise NotAllowed(_not_a_party(locked))
         locked.status = status
         locked.resolved_at = now
-        locked.message = f"{status} by {seat.name}"
-        locked.save(update_fields=["status", "resolved_at", "message"])
+        locked.closed_by = seat
+        locked.save(update_fields=["status", "resolved_at", "closed_by"])
         tell(locked, status, seat.order)
     _sync(offer, locked)
     return locked

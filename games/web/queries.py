@@ -17,6 +17,7 @@ from games.models import Game, Invitation, TradeOffer
 from games.services.errors import NotFound
 from games.services.games import invitation_problem, may_manage, start_refusal
 from games.services.lookups import engine_for
+from games.web import trade_builder
 from games.web.bots import described_bots
 
 LOTS_TTL = 7 * 24 * 3600
@@ -28,11 +29,16 @@ FINISHED_SHOWN = 20
 OFFERS_SHOWN = 10
 
 
-def _offer(offer: TradeOffer, seat: int | None, waiting: set[int]) -> dict[str, Any]:
-    """An offer with the buttons to offer the viewer (the services still decide)."""
+def _offer(
+    offer: TradeOffer, seat: int | None, waiting: set[int], game: Game, shown: dict[str, Any]
+) -> dict[str, Any]:
+    """An offer with the buttons to offer the viewer (the services still decide), and its
+    steps in words while it is open (Lords of Vegas: the trades the builder makes)."""
     is_open = offer.status == TradeOffer.Status.OPEN
+    words = is_open and shown["game_type"] == trade_builder.GAME_TYPE and shown["view"]
     return {
         "offer": offer,
+        "words": trade_builder.offer_in_words(game, shown, offer) if words else [],
         "may_answer": offer.pk in waiting,
         "may_withdraw": is_open and seat is not None and offer.proposer.order == seat,
         "accepted": is_open and seat is not None and seat in offer.accepted_by,
@@ -51,7 +57,8 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
     if game.status == Game.Status.ACTIVE:
         waiting = {o.pk for o in selectors.offers_waiting_on(game=game, order=seat)}
         offers = [
-            _offer(o, seat, waiting) for o in selectors.trade_offers(game=game)[:OFFERS_SHOWN]
+            _offer(o, seat, waiting, game, shown)
+            for o in selectors.trade_offers(game=game)[:OFFERS_SHOWN]
         ]
     is_open = game.status == Game.Status.OPEN
     seated = seat is not None

@@ -292,6 +292,26 @@ def in_words(table: Table, trade: Trade) -> list[str]:
     return said
 
 
+def offer_in_words(game: Game, shown: dict[str, Any], offer: TradeOffer) -> list[str]:
+    """An offer's steps as sentences for the board page (:func:`in_words`), so that the
+    parties read what they would accept in their language, not only its notation."""
+    view = shown["view"]
+    table = Table(
+        game=game,
+        shown=shown,
+        you=shown["your_seat"],
+        seats=_parties(shown, view),
+        active=int(view["turn"]),
+        names=[s["name"] for s in sorted(shown["seats"], key=lambda s: s["order"])],
+    )
+    trade = engine_for(game).command_from_json(offer.command)
+    assert isinstance(trade, Trade)
+    try:
+        return in_words(table, trade)
+    except StopIteration:  # a party no longer seated (resigned): the notation says it
+        return []
+
+
 @dataclass
 class DryRun:
     """What the trade would do if every party accepted now: the engine's sentences (up to

@@ -107,7 +107,7 @@ def test_a_declined_offer_is_closed(game, ada, bob):
     offer = services.propose_trade(game=game, user=ada, command=pay(game, ada, bob))
     services.decline_trade(offer=offer.pk, user=bob)
     offer.refresh_from_db()
-    assert offer.status == "declined" and "bob" in offer.message
+    assert offer.status == "declined" and offer.closed_by == game.seats.get(user=bob)
 
 
 def test_expiry_claims_each_offer_once(game, ada, bob):

@@ -248,3 +248,25 @@ def test_a_bad_expiry_time_is_refused_on_the_page_and_nothing_is_written(
     assert response.status_code == 400
     assert said in page_text(response.content.decode())
     assert footprint(game) == before
+
+
+def test_the_parties_read_an_offer_in_words_and_who_declined_it_in_their_language(
+    client: Any, game: Any, ada: Any, bob: Any
+) -> None:
+    """The other party reads what they would accept in sentences (it was the notation
+    only), and a declined offer says by whom in the reader's language (it said "declined
+    by <name>" in English to everyone)."""
+    for user in (ada, bob):
+        user.language = "fr"
+        user.save(update_fields=["language"])
+    offer = _offered(client, game, ada, bob)
+    payer = game.seats.get(user=ada)
+    page = page_text(_page(client, game, bob))
+    said = page[page.index("Offres d'échange") :]
+    assert f"{payer.name} (" in said and " paie 2" in said and f" à {bob.name} (" in said
+
+    _answer(client, game, bob, offer, "decline")
+    offer.refresh_from_db()
+    page = page_text(_page(client, game, ada))
+    assert f"refusée (par {bob.name})" in page and "declined by" not in page
+    assert offer.message == "" and offer.closed_by == game.seats.get(user=bob)

@@ -13,7 +13,18 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
+BOT_NAMES: dict[str, Any] = {
+    "random": pgettext_lazy("bot", "random"),
+    "greedy": pgettext_lazy("bot", "greedy"),
+}
+"""The engines' bots by name, as a player reads them (an engine names them in English)."""
+
+
+def bot_name(bot: str) -> str:
+    """ "greedy" -> "glouton bot" said as the reader's language says it ("bot glouton")."""
+    return gettext("%(bot)s bot") % {"bot": BOT_NAMES.get(bot, bot)}
 
 
 class Game(models.Model):
@@ -181,7 +192,7 @@ class Seat(models.Model):
         """How other players call this seat."""
         if self.user is not None:
             return self.user.name
-        return gettext("%(bot)s bot") % {"bot": self.bot}
+        return bot_name(self.bot)
 
     @property
     def is_bot(self) -> bool:

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors, services
 from games.engines.registry import slugs
-from games.models import TradeOffer
+from games.models import BOT_NAMES, TradeOffer
 from games.services import tools
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from games.web import board_cache, demo, present, queries, trade_builder
@@ -481,7 +481,7 @@ def add_bot(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         game_id,
         lambda: services.add_bot(game=game_id, by=request.user, bot=bot),
-        _("A %(bot)s bot took a seat.") % {"bot": bot},
+        _("A %(bot)s bot took a seat.") % {"bot": BOT_NAMES.get(bot, bot)},
     )
 
 

@@ -64,6 +64,28 @@ def test_a_bot_is_added_with_its_line_and_removed_before_the_start(ada):
     assert not Seat.objects.filter(game=game, bot="greedy").exists()
 
 
+@pytest.mark.parametrize(
+    ("language", "add", "seated"),
+    [
+        ("fr", "Ajouter un bot glouton", "Un bot glouton a pris une place."),
+        ("it", "Aggiungi un bot avido", "bot avido"),
+    ],
+)
+def test_a_bots_name_is_in_the_readers_language(
+    ada: Any, language: str, add: str, seated: str
+) -> None:
+    """The engines name their bots in English ("greedy"): a French page said "Ajouter un
+    bot greedy" and seated a "bot greedy"."""
+    ada.language = language
+    ada.save(update_fields=["language"])
+    game = _open(ada)
+    client = _client(ada)
+    assert add in page_text(client.get(f"/games/{game.pk}/").content.decode())
+    response = client.post(f"/games/{game.pk}/bots/", {"bot": "greedy"}, follow=True)
+    page = page_text(response.content.decode())
+    assert seated in page and "greedy" not in page
+
+
 def test_leaving_before_the_start_frees_the_seat_and_after_is_refused(ada, bob, smtp):
     game = _open(ada)
     services.join_game(game=game, user=bob)

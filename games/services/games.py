@@ -44,12 +44,15 @@ MAX_VACATION_DAYS = 30
 
 
 def may_manage(game: Game, user: Any) -> bool:
-    """The creator (or staff) runs an open game; if the creator left, any seated player."""
-    if getattr(user, "is_staff", False) or game.created_by_id == getattr(user, "pk", None):
+    """Staff, or the creator while seated, run an open game; once the creator has left,
+    any seated player does (a creator who left no longer adds bots to a table they will
+    not play at, as on Board Game Arena, where leaving hands the table on)."""
+    if getattr(user, "is_staff", False):
         return True
-    creator = game.created_by_id
-    creator_seated = creator is not None and game.seats.filter(user_id=creator).exists()
-    return not creator_seated and game.seats.filter(user=user).exists()
+    seated = set(game.seats.values_list("user_id", flat=True))
+    if game.created_by_id in seated:
+        return game.created_by_id == getattr(user, "pk", None)
+    return getattr(user, "pk", None) in seated
 
 
 def _only_managers(game: Game, does: str) -> str:

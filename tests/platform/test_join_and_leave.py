@@ -68,6 +68,10 @@ def test_once_the_creator_has_left_its_players_run_the_game(ada, bob, cy):
     services.leave_game(game=game, user=ada)
     with pytest.raises(services.NotAllowed, match="once the creator has left"):
         services.add_bot(game=game, by=cy)  # not seated
+    # Nor the creator who left (found by play-testing: she still added bots to a table
+    # she would not play at, and withdrew its invitations)
+    with pytest.raises(services.NotAllowed, match="once the creator has left"):
+        services.add_bot(game=game, by=ada)
     services.add_bot(game=game, by=bob)
     services.start_game(game=game, by=bob)
     assert game.status == Game.Status.ACTIVE

@@ -3,6 +3,7 @@ switches of the signed-in player; the vacation rule is the API's, message and al
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -344,3 +345,15 @@ def test_the_api_refuses_a_bad_choice_and_saves_nothing(
     assert response.status_code == 400
     assert response.json()["error"]["message"].startswith("email_choices")
     assert saved(ada) == before and choices(ada) == before_choices
+
+
+def test_each_fields_help_is_the_one_its_input_points_at(client: Any, ada: User) -> None:
+    """Django points an input at its help text (``aria-describedby="<id>_helptext"``): the
+    help must carry that id, or a screen reader reads the field without it (it had
+    ``<id>_help``, on every form of the site)."""
+    client.force_login(ada)
+    page = client.get("/profile/").content.decode()
+    pointed = set(re.findall(r'aria-describedby="([^"]+)"', page))
+    assert pointed, "no input points at a help text"
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    assert pointed <= ids, pointed - ids

@@ -259,7 +259,7 @@ class TradeOffer(models.Model):
     accepts. ``parties`` and ``accepted_by`` are seat orders."""
 
     class Status(models.TextChoices):
-        OPEN = "open", gettext_lazy("open")
+        OPEN = "open", pgettext_lazy("trade offer", "open")  # (not a game's "free" seats)
         EXECUTED = "executed", gettext_lazy("executed")
         FAILED = "failed", gettext_lazy("failed")
         DECLINED = "declined", gettext_lazy("declined")

@@ -264,6 +264,7 @@ def test_the_parties_read_an_offer_in_words_and_who_declined_it_in_their_languag
     page = page_text(_page(client, game, bob))
     said = page[page.index("Offres d'échange") :]
     assert f"{payer.name} (" in said and " paie 2" in said and f" à {bob.name} (" in said
+    assert f"{payer.name}, en attente" in said  # (an open offer: not a game's "libre")
 
     _answer(client, game, bob, offer, "decline")
     offer.refresh_from_db()

@@ -111,6 +111,29 @@ COMPANY_WORDS: dict[str, str] = {
 }
 
 
+COLOUR_WORDS: dict[str, str] = {
+    **{colour: colour for colour in ALL_COLOURS},
+    "noir": "black",
+    "nero": "black",
+    "bleu": "blue",
+    "blu": "blue",
+    "vert": "green",
+    "verde": "green",
+    "violet": "purple",
+    "viola": "purple",
+    "rouge": "red",
+    "rosso": "red",
+    "jaune": "yellow",
+    "giallo": "yellow",
+}
+"""The players' colours in a trade, in the three languages (the French and Italian pages
+and emails name the players by these words: "Vert (Dee)")."""
+
+PAY_WORDS = frozenset({"pays", "pay", "paie", "paye", "paga"})
+GIVE_WORDS = frozenset({"gives", "give", "donne", "da"})
+TO_WORDS = frozenset({"to", "a", "vers"})
+
+
 def _plain(text: str) -> str:
     """Lower case, accents and extra spaces removed: how the parser compares words."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -181,7 +204,8 @@ def _company(word: str) -> str:
 
 
 def _colour(word: str) -> str:
-    if word not in ALL_COLOURS:
+    colour = COLOUR_WORDS.get(word)
+    if colour is None:
         raise MalformedCommand(
             _(
                 "%(word)s is not a player colour (%(colours)s)",
@@ -189,7 +213,7 @@ def _colour(word: str) -> str:
                 colours=", ".join(ALL_COLOURS),
             )
         )
-    return word
+    return colour
 
 
 def _amount(word: str) -> int:
@@ -326,12 +350,12 @@ def _step(text: str) -> Step:
             raise MalformedCommand(_("%(step)s: only actions can be trade steps", step=f"'{text}'"))
         return Do(action)
     words, moving = _moving(words, text)
-    if len(words) == 4 and words[1] in ("pays", "pay", "paie", "paga"):
+    if len(words) == 4 and words[1] in PAY_WORDS:
         return Pay(_colour(words[0]), _colour(words[2]), _amount(words[3]))
-    gives = len(words) > 3 and words[1] in ("gives", "give")
-    if gives and len(words) == 5 and words[3] == "to" and _is_amount(words[2]):
+    gives = len(words) > 3 and words[1] in GIVE_WORDS
+    if gives and len(words) == 5 and words[3] in TO_WORDS and _is_amount(words[2]):
         return Pay(_colour(words[0]), _colour(words[4]), _amount(words[2]))
-    if len(words) == 6 and words[1] in ("gives", "give") and words[4] == "to":
+    if gives and len(words) == 6 and words[4] in TO_WORDS:
         giver, receiver, lot = _colour(words[0]), _colour(words[5]), _lot(words[3])
         if words[2] in LOT_WORDS:
             return GiveLot(giver, receiver, lot, moving)

@@ -102,6 +102,26 @@ def test_the_trade_form():
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "échanger vert paie noir 7, noir donne lot D2 à vert, bleu donne dé B4 à noir",
+        "scambia verde paga nero 7, nero dà lotto D2 a verde, blu dà dado B4 a nero",
+    ],
+)
+def test_a_trade_in_french_or_italian_words(text):
+    """The pages and emails name the players by their colour in the reader's language
+    ("Vert (Dee)"): a trade written with those words is the same trade (found by
+    play-testing: "'vert' is not a player colour (black, blue, ...)")."""
+    assert ENGINE.parse(text) == Trade(
+        (
+            Pay("green", "black", 7),
+            GiveLot("black", "green", "D2"),
+            GiveDie("blue", "black", "B4"),
+        )
+    )
+
+
+@pytest.mark.parametrize(
     ("text", "reason"),
     [
         ("", "empty line"),

@@ -159,9 +159,9 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _board(request, game_id, typed=form, status=400)
     data = form.cleaned_data
-    if data["choice"] and not data["confirmed"]:
-        # A button is one tap (a phone's scroll can be one): nothing is played until the
-        # confirm step says what it is and what it costs, and the player says yes.
+    if (data["choice"] or data["gamble_lot"]) and not data["confirmed"]:
+        # A button is one tap (a phone's scroll can be one), a bet's too: nothing is played
+        # until the confirm step says what it is and what it costs, and the player says yes.
         return _board(request, game_id, confirm=data["command"])
     try:
         result = services.submit_command(

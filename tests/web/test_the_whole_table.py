@@ -62,7 +62,14 @@ def test_a_bet_is_an_amount_in_a_bounded_field(client: Any, lords: Any) -> None:
     assert f'min="1" max="{most}"' in field
     form = html.split(f'id="bet-{lot}"', 1)[1].split("</form>")[0]
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
-    response = client.post(f"/games/{lords.pk}/", {**fields, "gamble_amount": 1})
+    # Its button asks first, as every button of the panel says it does (it played at once)
+    asked = client.post(f"/games/{lords.pk}/", {**fields, "gamble_amount": 1})
+    assert asked.status_code == 200 and "Play this?" in page_text(asked.content.decode())
+    assert not Move.objects.filter(game=lords, text=f"gamble {lot} 1").exists()
+    confirm = asked.content.decode().split('id="confirm-form"', 1)[1].split("</form>")[0]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', confirm))
+    assert fields["choice"] == f"gamble {lot} 1"
+    response = client.post(f"/games/{lords.pk}/", fields)
     assert response.status_code == 302
     assert Move.objects.filter(game=lords, text=f"gamble {lot} 1").exists()
 

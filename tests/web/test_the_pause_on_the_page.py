@@ -56,6 +56,7 @@ def test_players_pause_the_game_from_the_page_and_any_of_them_ends_it(make_game,
         paused = page_text(bob_web.post(f"/games/{game.pk}/pause/", follow=True).content.decode())
         assert "Every player asked: the game is paused." in paused
         assert "End the pause" in paused and "Ask for a pause" not in paused
+        assert "Status active · paused: no deadline runs" in paused  # (it said "active")
         game.refresh_from_db()
         assert game.paused_at is not None and game.deadline is None
 

@@ -498,11 +498,15 @@ def changed_lots(*, game: Game, user: Any) -> list[str]:
 
 
 def lots_changed(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
-    """The lots whose tile or marker differs between two views of a board, in order."""
+    """The lots whose tile or marker differs between two views of a board, in the board's
+    order (C8 before C12)."""
     lots = set(before["tiles"]) | set(now["tiles"]) | set(before["markers"]) | set(now["markers"])
     return sorted(
-        lot
-        for lot in lots
-        if before["tiles"].get(lot) != now["tiles"].get(lot)
-        or before["markers"].get(lot) != now["markers"].get(lot)
+        (
+            lot
+            for lot in lots
+            if before["tiles"].get(lot) != now["tiles"].get(lot)
+            or before["markers"].get(lot) != now["markers"].get(lot)
+        ),
+        key=lambda lot: (lot[:1], int(lot[1:]) if lot[1:].isdigit() else 0, lot),
     )

@@ -350,6 +350,28 @@ def _trade_done(e: Event, who: Who) -> Text:
     )
 
 
+_PREFERENCES: dict[tuple[str, str], Text] = {
+    ("place", "auto"): _("%(player)s lets the game place their re-rolled dice from now on."),
+    ("place", "ask"): _("%(player)s chooses where their re-rolled dice go from now on."),
+    ("layoff", "never"): _("%(player)s never lays off half a bet to the bank from now on."),
+    ("layoff", "always"): _("%(player)s always lays off half a bet to the bank from now on."),
+    ("layoff", "ask"): _("%(player)s is asked about laying off each bet from now on."),
+}
+"""A standing choice in words (``prefer place auto``): the notation's words are English."""
+
+
+def _preference(e: Event, who: Who) -> Text:
+    sentence = _PREFERENCES.get((e["topic"], e["value"]))
+    if sentence is None:
+        return _(
+            "%(player)s sets %(topic)s to %(value)s.",
+            player=who(e["seat"]),
+            topic=e["topic"],
+            value=e["value"],
+        )
+    return Text(sentence.msgid, {"player": who(e["seat"])})
+
+
 _SENTENCES: dict[str, Callable[[Event, Who], Text]] = {
     "deal": _deal,
     "set_aside": lambda e, who: _(
@@ -435,12 +457,7 @@ _SENTENCES: dict[str, Callable[[Event, Who], Text]] = {
         lot=e["lot"],
     ),
     "gamble": _gamble,
-    "preference": lambda e, who: _(
-        "%(player)s sets %(topic)s to %(value)s.",
-        player=who(e["seat"]),
-        topic=e["topic"],
-        value=e["value"],
-    ),
+    "preference": _preference,
     "trade": lambda e, who: _(
         "A trade between %(players)s goes off.", players=and_list([who(s) for s in e["seats"]])
     ),

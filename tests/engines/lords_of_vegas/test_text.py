@@ -117,7 +117,16 @@ SAMPLES: list[dict[str, Any]] = [
             ([3, 3], -5, -2, -3),
         ]
     ],
-    {"type": "preference", "seat": 0, "topic": "layoff", "value": "ask"},
+    *[
+        {"type": "preference", "seat": 0, "topic": topic, "value": value}
+        for topic, value in [
+            ("layoff", "ask"),
+            ("layoff", "never"),
+            ("layoff", "always"),
+            ("place", "auto"),
+            ("place", "ask"),
+        ]
+    ],
     {"type": "trade", "seats": [0, 1, 2]},
     {
         "type": "trade_stopped",
@@ -318,7 +327,7 @@ def disguised() -> Iterator[None]:
 
 
 PARAMETERS = re.compile(
-    r"Ann|Bob|Cy|Di|Ed|Albion|Sphinx|Vega|Tivoli|Pioneer|layoff|ask"  # names, notation
+    r"Ann|Bob|Cy|Di|Ed|Albion|Sphinx|Vega|Tivoli|Pioneer|layoff"  # names, notation
     r"|[A-F]\d{1,2}"  # lots
     r"|(Al|Sp|Ve|Ti|Pi)(\d([KBGPRY]\d|--)?)?|[KBGPRY]"  # cells of the text board
 )

@@ -79,6 +79,6 @@ def test_the_log_since_a_version(make_game, ada, bob):
 
 def test_the_lots_changed_are_listed_in_the_boards_order() -> None:
     """ "C8, C9, C12", not the text's order "C12, C8, C9" (found by play-testing)."""
-    before = {"tiles": {}, "markers": {}}
+    before: dict[str, dict[str, object]] = {"tiles": {}, "markers": {}}
     now = {"tiles": {"A2": {}}, "markers": {"C12": 0, "C8": 1, "C9": 0}}
     assert selectors.lots_changed(before, now) == ["A2", "C8", "C9", "C12"]

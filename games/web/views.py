@@ -57,11 +57,18 @@ def home(request: HttpRequest) -> HttpResponse:
         for name, games in found.items()
         if name != "invitations"
     }
-    invitations = [
-        {"invitation": i, "game_name": present.game_name(i.game.game_type)}
-        for i in found["invitations"]
+    return _render(
+        request, "desk.html", {**rows, "invitations": _invitations(found["invitations"])}
+    )
+
+
+def _invitations(invitations: list[Any]) -> list[dict[str, Any]]:
+    """The invitations waiting on the viewer, as ``games/_invitations_waiting.html`` shows
+    them (on the desk and in the lobby: the lobby said "you are in no open game" to a
+    player invited to one)."""
+    return [
+        {"invitation": i, "game_name": present.game_name(i.game.game_type)} for i in invitations
     ]
-    return _render(request, "desk.html", {**rows, "invitations": invitations})
 
 
 # -- the lobby -----------------------------------------------------------------------------
@@ -83,7 +90,8 @@ def _lobby(request: HttpRequest, form: CreateGameForm | None, status: int = 200)
         {"slug": slug, "name": present.game_name(slug), "about": present.about(slug)}
         for slug in slugs()
     ]
-    context = {**sections, "form": form, "game_types": types}
+    invitations = _invitations(queries.invitations_for(user=request.user))
+    context = {**sections, "form": form, "game_types": types, "invitations": invitations}
     return _render(request, "games/lobby.html", context, status=status)
 
 

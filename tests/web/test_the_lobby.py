@@ -149,3 +149,17 @@ def test_the_editions_offered_are_the_engines_own(client: Any, ada: Any) -> None
     assert 'value="neutral"' in vegas and 'value="2024"' not in vegas and "default" not in vegas
     lords = client.get("/games/?game_type=lords-of-vegas").content.decode()
     assert 'value="2024"' in lords and 'value="classic"' in lords and 'value="neutral"' not in lords
+
+
+def test_it_lists_the_invitations_waiting_for_an_answer(client: Any, ada: Any, bob: Any) -> None:
+    """Bob, invited by name to Ada's private game, finds it in the lobby too (it said only
+    "You are in no open game"; the invitation was on the home page alone)."""
+    game = services.create_game(creator=ada, game_type="vegas", seats=3, private=True)
+    bob.display_name = "Bobby"
+    bob.save(update_fields=["display_name"])
+    invitation = services.invite_player(game=game, by=ada, who="Bobby")
+    client.force_login(bob)
+    page = client.get("/games/").content.decode()
+    section = page.split('id="desk-invitations"', 1)[1].split("</ul>", 1)[0]
+    assert f"/invitations/{invitation.token}/" in section and f"#{game.pk}" in section
+    assert f"from {ada.name}" in page_text(section)

@@ -59,3 +59,38 @@ def test_someone_elses_key_is_not_their_answer(alice: Player, bob: Player) -> No
     reused = other.post(f"/games/{game}/moves/", request, HTTP_IDEMPOTENCY_KEY="k")
     assert_error(reused, 400, "invalid_request")
     assert move_count(game) == before
+
+
+def test_a_replay_carries_the_tag_to_poll_with(alice: Player, bob: Player) -> None:
+    """The first answer's ETag is what its client polls with: a replay gives it too while
+    the game is where that submission left it; once the game has moved on, a tag that
+    reads as that version (If-Match refuses it as stale) and never answers 304, so the
+    next poll shows the moves since."""
+    game = start_game(alice, [bob])
+    mover, view = _turn(game, alice, bob)
+    request = {"command": view["legal_commands"][0]["text"], "expected_version": view["version"]}
+    moves = f"/games/{game}/moves/"
+    first = mover.post(moves, request, HTTP_IDEMPOTENCY_KEY="key-1")
+    assert first.status_code == 201, first.content
+
+    again = mover.post(moves, request, HTTP_IDEMPOTENCY_KEY="key-1")
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.content == first.content
+    assert again.headers["ETag"] == first.headers["ETag"]
+    polled = mover.get(f"/games/{game}/", HTTP_IF_NONE_MATCH=again.headers["ETag"])
+    assert polled.status_code == 304
+
+    other, view2 = _turn(game, alice, bob)
+    played = other.post(moves, {"command": view2["legal_commands"][0]["text"]})
+    assert played.status_code == 201, played.content
+    late = mover.post(moves, request, HTTP_IDEMPOTENCY_KEY="key-1")
+    assert late.content == first.content
+    tag = late.headers["ETag"]
+    assert tag.strip('"').split(".")[0] == str(body(first)["version"])
+    polled = mover.get(f"/games/{game}/", HTTP_IF_NONE_MATCH=tag)
+    assert polled.status_code == 200 and body(polled)["version"] == body(played)["version"]
+    before = move_count(game)
+    stale = mover.post(moves, {"command": "place 1"}, HTTP_IF_MATCH=tag)
+    assert_error(stale, 409, "stale_version")
+    assert move_count(game) == before
+

@@ -94,3 +94,40 @@ def test_a_replay_carries_the_tag_to_poll_with(alice: Player, bob: Player) -> No
     assert_error(stale, 409, "stale_version")
     assert move_count(game) == before
 
+
+def test_a_key_sent_again_with_another_version_says_so(alice: Player, bob: Player) -> None:
+    """The same command with the same key but another expected version (or none) is
+    another request, refused: the message says it is the version that differs, in the
+    reader's language, rather than calling the same command a different one."""
+    game = start_game(alice, [bob])
+    mover, view = _turn(game, alice, bob)
+    version, command = view["version"], view["legal_commands"][0]["text"]
+    moves = f"/games/{game}/moves/"
+    sent = {"command": command, "expected_version": version}
+    assert mover.post(moves, sent, HTTP_IDEMPOTENCY_KEY="k1").status_code == 201
+    after = move_count(game)
+
+    bare = mover.post(moves, {"command": command}, HTTP_IDEMPOTENCY_KEY="k1")
+    message = assert_error(bare, 422, "idempotency_key_reused")["message"]
+    assert f"'{command}' with version {version}; this request has none" in message, message
+    assert "different" not in message
+    other = {"command": command, "expected_version": version + 7}
+    french = mover.post(moves, other, HTTP_IDEMPOTENCY_KEY="k1", HTTP_ACCEPT_LANGUAGE="fr")
+    message = assert_error(french, 422, "idempotency_key_reused")["message"]
+    assert f"avec la version {version}\u00a0; cette requête a la version {version + 7}" in message
+    assert move_count(game) == after
+
+    # Keyed first without a version, sent again with one.
+    other_player = bob if mover is alice else alice
+    mover, view = _turn(game, alice, bob)
+    assert mover is other_player
+    command = view["legal_commands"][0]["text"]
+    assert mover.post(moves, {"command": command}, HTTP_IDEMPOTENCY_KEY="k2").status_code == 201
+    after = move_count(game)
+    versioned = {"command": command, "expected_version": view["version"]}
+    italian = mover.post(moves, versioned, HTTP_IDEMPOTENCY_KEY="k2", HTTP_ACCEPT_LANGUAGE="it")
+    message = assert_error(italian, 422, "idempotency_key_reused")["message"]
+    assert f"'{command}' senza versione; questa richiesta ha la versione {view['version']}" in (
+        message
+    )
+    assert move_count(game) == after

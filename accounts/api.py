@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from knox.views import LoginView
@@ -131,7 +132,8 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     def validate_time_zone(self, value: str) -> str:
         if value not in time_zones():
             raise serializers.ValidationError(
-                f"{value!r} is not a time zone; use an IANA name such as 'Europe/Paris'."
+                gettext("%(value)r is not a time zone; use an IANA name such as 'Europe/Paris'.")
+                % {"value": value}
             )
         return value
 
@@ -278,6 +280,7 @@ class TokenDetailView(APIView):
     def delete(self, request: Request, token_key: str) -> Response:
         tokens = AuthToken.objects.filter(user=request.user, token_key=token_key)
         if not tokens.exists():
-            raise exceptions.NotFound(f"You have no token {token_key!r}.")
+            message = gettext("You have no token '%(token)s'.") % {"token": token_key}
+            raise exceptions.NotFound(message)
         tokens.delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

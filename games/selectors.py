@@ -78,7 +78,7 @@ def check_visible(*, game: Game, user: Any) -> None:
     """Refuse a game ``user`` may not see (:func:`may_see`): the one place of the rule, for
     the selectors here and for every door that looks a game up."""
     if not may_see(game=game, user=user):
-        raise NotAllowed(f"game #{game.pk} is private", game=game.pk)
+        raise NotAllowed(gettext("game #%(game)s is private") % {"game": game.pk}, game=game.pk)
 
 
 def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
@@ -427,7 +427,11 @@ def offer_in_game(*, game: Game, offer_id: int) -> TradeOffer:
     found here: the doors name an offer under its game)."""
     found = trade_offers(game=game).filter(pk=offer_id).first()
     if found is None:
-        raise NotFound(f"game #{game.pk} has no trade offer #{offer_id}", offer=offer_id)
+        raise NotFound(
+            gettext("game #%(game)s has no trade offer #%(offer)s")
+            % {"game": game.pk, "offer": offer_id},
+            offer=offer_id,
+        )
     return found
 
 
@@ -450,7 +454,10 @@ def position_at(*, game: Game, seq: int, user: Any) -> dict[str, Any]:
     since the end reveals everything. :class:`NotFound` for a move the log lacks."""
     check_visible(game=game, user=user)
     if game.state is None or not 0 <= seq <= game.version:
-        raise NotFound(f"game #{game.pk} has no move {seq}", game=game.pk)
+        raise NotFound(
+            gettext("game #%(game)s has no move %(seq)s") % {"game": game.pk, "seq": seq},
+            game=game.pk,
+        )
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.order)
     engine = engine_for(game)
     state = game.state if seq == game.version else _state_at(game, len(seats), seq)

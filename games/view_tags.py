@@ -73,6 +73,21 @@ def current_tag(game_id: int, user: Any) -> str | None:
     return _tag(game_values, seats, user)
 
 
+def replayed_tag(game_id: int, version: int, user: Any) -> str:
+    """The tag for a replayed submission's answer, whose body is the first answer's (the
+    position right after that submission, at ``version``): the view's tag now while the
+    game is still at that version, the tag the first answer carried (unless a name, say,
+    changed since, which the tag then follows). Once the game has moved on, the tag of that
+    view cannot be made again (the rows have changed); the bare version (``"12"``) stands
+    for it: as ``If-Match`` it is that version (a command sent with it is refused as
+    stale), and as ``If-None-Match`` it matches no view, so the next poll shows the moves
+    since, where the tag of the view now would answer 304 and hide them."""
+    tag = current_tag(game_id, user)
+    if tag is not None and version_of(tag) == str(version):
+        return tag
+    return f'"{version}"'
+
+
 def version_of(tag: str) -> str:
     """The version a tag starts with (``"12.ab…"`` → ``12``; an old-style ``"12"`` → 12)."""
     return tag.strip().removeprefix("W/").strip('"').split(".", 1)[0]

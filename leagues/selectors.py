@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.models import Game
@@ -25,7 +26,7 @@ def league_by_slug(*, slug: str) -> League:
     """The league a URL names, or :class:`NotFound` (the doors' 404)."""
     found = League.objects.filter(slug=slug).first()
     if found is None:
-        raise NotFound(f"there is no league {slug!r}", league=slug)
+        raise NotFound(_("there is no league '%(league)s'") % {"league": slug}, league=slug)
     return found
 
 
@@ -39,7 +40,8 @@ def season_by_number(*, league: League, number: int | None) -> Season | None:
     if number is not None:
         found = league.seasons.filter(number=number).first()
         if found is None:
-            raise NotFound(f"{league.name} has no season {number}", season=number)
+            said = {"league": league.name, "n": number}
+            raise NotFound(_("%(league)s has no season %(n)s") % said, season=number)
         return found
     started = league.seasons.exclude(status=Season.Status.DRAFT).order_by("-number").first()
     return started or league.seasons.order_by("-number").first()

@@ -49,9 +49,13 @@ def finished_game(game_id: int, user: Any) -> Game:
     """Verification replays from the seed, which is secret until the end."""
     found = visible_game(game_id, user)
     if found.status != Game.Status.FINISHED:
+        said = {"game": game_id, "status": Game.Status(found.status).label}
         raise GameNotActive(
-            f"game #{game_id} is {found.status}: it can be verified once it is over and its "
-            "seed is revealed",
+            gettext(
+                "game #%(game)s is %(status)s: it can be verified once it is over and its "
+                "seed is revealed"
+            )
+            % said,
             status_now=found.status,
         )
     return found

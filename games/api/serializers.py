@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
@@ -35,11 +37,15 @@ def check_json(value: Any) -> None:
     def walk(item: Any, depth: int) -> None:
         budget[0] -= 1
         if budget[0] < 0:
-            raise serializers.ValidationError(f"At most {MAX_JSON_ITEMS} values, please.")
+            raise serializers.ValidationError(
+                _("At most %(limit)s values, please.") % {"limit": MAX_JSON_ITEMS}
+            )
         if depth > MAX_JSON_DEPTH:
-            raise serializers.ValidationError(f"Nested deeper than {MAX_JSON_DEPTH} levels.")
+            raise serializers.ValidationError(
+                _("Nested deeper than %(limit)s levels.") % {"limit": MAX_JSON_DEPTH}
+            )
         if isinstance(item, str) and _unstorable(item):
-            raise serializers.ValidationError("Text may not hold NUL or lone surrogates.")
+            raise serializers.ValidationError(_("Text may not hold NUL or lone surrogates."))
         if isinstance(item, dict):
             for key, inner in item.items():
                 walk(str(key), depth + 1)
@@ -48,7 +54,7 @@ def check_json(value: Any) -> None:
             for inner in item:
                 walk(inner, depth + 1)
         elif isinstance(item, float) and item != item:  # NaN
-            raise serializers.ValidationError("NaN is not a JSON number.")
+            raise serializers.ValidationError(_("NaN is not a JSON number."))
 
     walk(value, 0)
 
@@ -76,11 +82,13 @@ def check_json(value: Any) -> None:
 class CommandField(serializers.Field):
     """Text (``"build A2 sphinx"``, ``"place 4; place 5"``) or one JSON command."""
 
+    # (Lazy: said in the reader's language when a request fails, not at import.)
     default_error_messages = {
-        "type": "A command is text, e.g. 'place 4', or a JSON object such as "
-        "the legal_commands of the game view list.",
-        "empty": "The command is empty: write one, e.g. 'place 4'.",
-        "long": f"The command is longer than {MAX_COMMAND_TEXT} characters.",
+        "type": gettext_lazy(
+            "A command is text, e.g. 'place 4', or a JSON object such as "
+            "the legal_commands of the game view list."
+        ),
+        "empty": gettext_lazy("The command is empty: write one, e.g. 'place 4'."),
     }
 
     def to_internal_value(self, data: Any) -> str | dict[str, Any] | list[dict[str, Any]]:
@@ -88,7 +96,9 @@ class CommandField(serializers.Field):
             if not data.strip():
                 self.fail("empty")
             if len(data) > MAX_COMMAND_TEXT:
-                self.fail("long")
+                limit = {"limit": MAX_COMMAND_TEXT}
+                message = _("The command is longer than %(limit)s characters.") % limit
+                raise serializers.ValidationError(message, code="long")
             check_json(data)
             return data
         if isinstance(data, dict) or (
@@ -301,7 +311,8 @@ def idempotency_key(meta: Any) -> str | None:
         raise exceptions.ValidationError(
             {
                 "Idempotency-Key": [
-                    f"Give 1 to {MAX_IDEMPOTENCY_KEY} printable characters, e.g. a UUID."
+                    _("Give 1 to %(most)s printable characters, e.g. a UUID.")
+                    % {"most": MAX_IDEMPOTENCY_KEY}
                 ]
             }
         )
@@ -317,12 +328,16 @@ def expected_version(meta: Any, body_version: int | None) -> int | None:
         return body_version
     raw = view_tags.version_of(header)
     if not raw.isdigit() or len(raw) > 10:
-        raise exceptions.ValidationError({"If-Match": ['Send the version as an ETag, e.g. "12".']})
+        raise exceptions.ValidationError(
+            {"If-Match": [_('Send the version as an ETag, e.g. "12".')]}
+        )
     version = int(raw)
     if body_version is not None and body_version != version:
-        raise exceptions.ValidationError(
-            {"If-Match": [f"It says {version} but expected_version says {body_version}."]}
-        )
+        message = _(
+            "It says %(header)s but expected_version says %(body)s: send the same version in "
+            "both, or only one."
+        ) % {"header": version, "body": body_version}
+        raise exceptions.ValidationError({"If-Match": [message]})
     return version
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
@@ -63,7 +64,8 @@ def _last_id(request: Request) -> int | None:
     if raw is None or raw == "":
         return None
     if not raw.isdigit() or len(raw) > 18:
-        raise ValidationError({"last_event_id": "a whole number: the id of the last event read"})
+        message = gettext("a whole number: the id of the last event read")
+        raise ValidationError({"last_event_id": message})
     return int(raw)
 
 
@@ -79,7 +81,7 @@ def _seconds(request: Request) -> float:
     except ValueError:
         seconds = -1.0
     if not 0 < seconds <= 3600:
-        raise ValidationError({"seconds": "a number of seconds above 0"})
+        raise ValidationError({"seconds": gettext("a number of seconds above 0")})
     return min(seconds, most)
 
 

@@ -314,7 +314,8 @@ class GameViewSet(ApiViewSet):
         )
         body = present.submission(result, request.user)
         if result.replayed:
-            return Response(body, headers={"Idempotent-Replayed": "true"})
+            tag = view_tags.replayed_tag(game_id, result.version, request.user)
+            return Response(body, headers={"Idempotent-Replayed": "true", "ETag": tag})
         # The game view's tag right after the move, from the rows just written (no query):
         # a client waiting for its next turn polls with it and gets 304s until it changes.
         assert result.game is not None

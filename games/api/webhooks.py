@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
@@ -63,10 +64,11 @@ class WebhookListView(APIView):
         given.is_valid(raise_exception=True)
         url = given.validated_data["url"]
         if not url.startswith(("https://", "http://")):
-            raise ValidationError({"url": "an http or https address"})
+            raise ValidationError({"url": gettext("an http or https address")})
         user: Any = request.user  # (authenticated: IsAuthenticated)
         if Webhook.objects.filter(user=user).count() >= MAX_HOOKS:
-            raise ValidationError({"url": f"at most {MAX_HOOKS} webhooks; delete one first"})
+            message = gettext("at most %(most)s webhooks; delete one first") % {"most": MAX_HOOKS}
+            raise ValidationError({"url": message})
         newest = PlayerEvent.objects.filter(user=user).order_by("-id").first()
         hook = Webhook.objects.create(
             user=user,
@@ -85,5 +87,5 @@ class WebhookDetailView(APIView):
         user: Any = request.user
         deleted, _ = Webhook.objects.filter(user=user, pk=hook_id).delete()
         if not deleted:
-            raise NotFound(f"you have no webhook {hook_id}")
+            raise NotFound(gettext("you have no webhook %(hook)s") % {"hook": hook_id})
         return Response(status=status.HTTP_204_NO_CONTENT)

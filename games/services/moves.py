@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -60,6 +60,17 @@ class MoveResult:
     reading the game again."""
     seats: list[Seat] = field(default_factory=list)
     """The game's seats in order, with their users (fresh answers only)."""
+
+
+class Keyed(NamedTuple):
+    """An idempotency key with the request it came with: its ``fingerprint`` (stored with
+    the key: a retry must ask the same) and what it asked (a refusal says what differs)."""
+
+    key: str
+    fingerprint: str
+    text: str | None
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None
+    expected_version: int | None
 
 
 def apply_player_commands(
@@ -178,7 +189,8 @@ def submit_command(
         raise InvalidRequest(_("an idempotency key has 1 to 200 characters"))
     key = None
     if idempotency_key is not None:
-        key = (idempotency_key, request_fingerprint(text, command, expected_version))
+        fingerprint = request_fingerprint(text, command, expected_version)
+        key = Keyed(idempotency_key, fingerprint, text, command, expected_version)
     try:
         return _submit(game, user, text, command, source, expected_version, key)
     except IntegrityError:
@@ -186,7 +198,7 @@ def submit_command(
         # the same seq or key first. Answer as the lock would have made us answer.
         current = Game.objects.filter(pk=game.pk if isinstance(game, Game) else game).first()
         if current is not None and key is not None:
-            replay = _replay(current, user, *key)
+            replay = _replay(current, user, key)
             if replay is not None:
                 return replay
         version = current.version if current is not None else None
@@ -203,9 +215,9 @@ def _submit(
     command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
     source: str,
     expected_version: int | None,
-    key: tuple[str, str] | None,
+    key: Keyed | None,
 ) -> MoveResult:
-    """``key``: the idempotency key and the fingerprint of the request it came with."""
+    """``key``: the idempotency key and the request it came with."""
     with rows.move_transaction():
         locked, seats, offers_may_lapse = lock_game_with_seats(game)
         # A key already used belongs to a submission that moved the game past the version
@@ -214,7 +226,7 @@ def _submit(
         # constraint on (game, key) catches any other reuse (``submit_command`` then
         # answers with the earlier answer, as here).
         if key is not None and expected_version != locked.version:
-            replay = _replay(locked, user, *key)
+            replay = _replay(locked, user, key)
             if replay is not None:
                 return replay
         require_active(locked)
@@ -237,7 +249,7 @@ def _submit(
         commands = parse_commands(engine, text=text, command=command, options=locked.options)
         assert locked.state is not None
         state, entries = apply_player_commands(engine, locked.state, seat, commands, source, seats)
-        idempotency_key, fingerprint = key or (None, "")
+        idempotency_key, fingerprint = (key.key, key.fingerprint) if key else (None, "")
         moves = commit_commands(
             locked,
             engine,
@@ -266,10 +278,10 @@ def request_fingerprint(
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _replay(game: Game, user: Any, key: str, fingerprint: str) -> MoveResult | None:
+def _replay(game: Game, user: Any, key: Keyed) -> MoveResult | None:
     """The first answer of an earlier submission with the same key and request, if any.
     (Moves logged before fingerprints were kept have none: their key alone decides.)"""
-    first = game.moves.select_related("seat").filter(idempotency_key=key).first()
+    first = game.moves.select_related("seat").filter(idempotency_key=key.key).first()
     if first is None:
         return None
     if first.seat is None or first.seat.user_id != getattr(user, "pk", None):
@@ -279,17 +291,46 @@ def _replay(game: Game, user: Any, key: str, fingerprint: str) -> MoveResult | N
                 "key with each new submission"
             )
         )
-    if first.request_fingerprint and first.request_fingerprint != fingerprint:
-        raise IdempotencyKeyReused(
-            _(
-                "This idempotency key was already used to send '%(first)s', so this "
-                "different request was not played. Send each new command with a new key "
-                "(on the web: reload the page and send it again)."
-            )
-            % {"first": first.text}
-        )
+    if first.request_fingerprint and first.request_fingerprint != key.fingerprint:
+        raise IdempotencyKeyReused(_reused(first, key))
     moves = list(game.moves.filter(batch=first.batch).order_by("seq"))
     return MoveResult(version=moves[-1].seq, moves=moves, replayed=True)
+
+
+def _reused(first: Move, key: Keyed) -> str:
+    """Why a key sent again with another request is refused. Where only the expected
+    version differs (a retry that left it out, or sent another), saying "this different
+    request" of the same command puzzles: the message names the versions. The first
+    request's version, if it sent one, was the version before its move (a stale one is
+    never played), so the fingerprint tells which it was."""
+    said = {"first": first.text, "then": first.seq - 1, "now": key.expected_version}
+    for then in (first.seq - 1, None):
+        if request_fingerprint(key.text, key.command, then) != first.request_fingerprint:
+            continue
+        if then is None:
+            message = _(
+                "This idempotency key was already used to send '%(first)s' without a "
+                "version; this request has version %(now)s, so it was not played. Retry "
+                "with the first request as it was, or send a new command with a new key."
+            )
+        elif key.expected_version is None:
+            message = _(
+                "This idempotency key was already used to send '%(first)s' with version "
+                "%(then)s; this request has none, so it was not played. Retry with the "
+                "first request as it was, or send a new command with a new key."
+            )
+        else:
+            message = _(
+                "This idempotency key was already used to send '%(first)s' with version "
+                "%(then)s; this request has version %(now)s, so it was not played. Retry "
+                "with the first request as it was, or send a new command with a new key."
+            )
+        return message % said
+    return _(
+        "This idempotency key was already used to send '%(first)s', so this "
+        "different request was not played. Send each new command with a new key "
+        "(on the web: reload the page and send it again)."
+    ) % {"first": first.text}
 
 
 def play_bots(*, game: Game | int, limit: int = BOT_MOVES_PER_CALL) -> MoveResult:

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.models import Game, Invitation, TradeOffer
@@ -196,7 +197,7 @@ def invitation_page(*, token: str, user: Any) -> dict[str, Any]:
         .first()
     )
     if invitation is None:
-        raise NotFound("there is no such invitation: check the link in the email")
+        raise NotFound(_("there is no such invitation: check the link in the email"))
     game = invitation.game
     seats = list(game.seats.select_related("user").order_by("order"))
     signed_in = getattr(user, "is_authenticated", False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers, viewsets
 from rest_framework.authentication import BasicAuthentication
 
@@ -27,7 +28,7 @@ class ApiViewSet(viewsets.ViewSet):
 def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
     """The validated input (a body or the query parameters), or a 400 in the one shape."""
     if not isinstance(data, dict):
-        raise exceptions.ParseError("The body must be a JSON object.")
+        raise exceptions.ParseError(_("The body must be a JSON object."))
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     validated: dict[str, Any] = serializer.validated_data

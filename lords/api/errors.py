@@ -38,6 +38,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views import csrf, defaults
@@ -204,9 +205,11 @@ _SERVER_ERROR = gettext_lazy("Something went wrong on our side. Please try again
 
 def _too_large() -> tuple[str, str, int, dict[str, Any]]:
     """The 413 (code, message, status, detail): the body is over
-    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (files aside), the limit named."""
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (files aside), the limit named, its digits grouped the
+    reader's way ("2,621,440" is English; French writes "2 621 440")."""
     limit: int = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    message = _("The request body is too large: at most %(limit)s bytes.") % {"limit": f"{limit:,}"}
+    grouped = number_format(limit, force_grouping=True)
+    message = _("The request body is too large: at most %(limit)s bytes.") % {"limit": grouped}
     return "too_large", message, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, {"max_bytes": limit}
 
 

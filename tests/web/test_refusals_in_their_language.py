@@ -55,3 +55,37 @@ def test_a_refusal_on_the_page_is_in_the_players_language(
     assert numbered in error.lower(), error
     page = page_text(client.get(f"/games/{game.pk}/").content.decode())
     assert status in page
+
+
+@pytest.mark.parametrize(
+    ("language", "private", "no_move", "no_invitation"),
+    [
+        ("fr", "est privée", "n'a pas de coup 99", "Cette invitation n'existe pas"),
+        ("it", "è privata", "non ha la mossa 99", "Questo invito non esiste"),
+    ],
+)
+def test_a_page_that_is_not_there_says_why_in_the_players_language(
+    client: Any,
+    ada: Any,
+    bob: Any,
+    make_user: Any,
+    make_game: Any,
+    language: str,
+    private: str,
+    no_move: str,
+    no_invitation: str,
+) -> None:
+    """Someone else's private game, a move the log does not have, an invitation link that
+    names none: the page says which, in the reader's language."""
+    closed = make_game(ada, bob, private=True)
+    game = make_game(ada, bob)
+    stranger = make_user("cy", language=language)
+    client.force_login(stranger)
+    for url, status, said in (
+        (f"/games/{closed.pk}/", 403, private),
+        (f"/games/{game.pk}/moves/99/", 404, no_move),
+        ("/games/invitations/bogus/", 404, no_invitation),
+    ):
+        response = client.get(url)
+        assert response.status_code == status, url
+        assert said in page_text(response.content.decode()), url

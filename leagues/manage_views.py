@@ -459,14 +459,9 @@ def tool(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return _refused(request, NotFound(_("there is no game #%(game)s") % {"game": game_id}))
-    if not manage.may_use_tools(game, request.user):
-        return _refused(
-            request,
-            NotAllowed(
-                _("only the staff or an admin of its league may use the tools on game #%(game)s")
-                % {"game": game_id}
-            ),
-        )
+    refusal = manage.tools_refusal(game, request.user)
+    if refusal is not None:
+        return _refused(request, NotAllowed(refusal))
     form = ToolForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Say why (the players read it)."))

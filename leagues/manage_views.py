@@ -25,8 +25,11 @@ from leagues.models import League, Season
 
 
 def _refused(request: HttpRequest, exc: ServiceError) -> HttpResponse:
-    status = 404 if isinstance(exc, NotFound) else 403
-    return render(request, "leagues/missing.html", {"error": exc}, status=status)
+    """404 for what does not exist; 403 for what exists but is not for this reader, under
+    its own heading (it said "No such league" above "only an admin ... does this")."""
+    if isinstance(exc, NotFound):
+        return render(request, "leagues/missing.html", {"error": exc}, status=404)
+    return render(request, "leagues/missing.html", {"error": exc, "refused": True}, status=403)
 
 
 def _league_for_admin(request: HttpRequest, slug: str) -> League:

@@ -68,8 +68,11 @@ def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) 
 def create(request: HttpRequest) -> HttpResponse:
     """Anyone signed in creates a league and becomes its owner and first admin."""
     chosen = request.GET.get("game") or None
-    form = LeagueForm(request.POST or None, game_type=chosen)
-    if request.method == "POST" and "change_game" not in request.POST and form.is_valid():
+    if "change_game" in request.POST:  # (not a submission: nothing judged yet)
+        form = LeagueForm.for_the_game_chosen(request.POST)
+    else:
+        form = LeagueForm(request.POST or None, game_type=chosen)
+    if request.method == "POST" and form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
             league = services.create_league(

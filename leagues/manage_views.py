@@ -113,11 +113,15 @@ def manage_page(request: HttpRequest, slug: str) -> HttpResponse:
     }
     context = {
         "league": present.league_summary(league),
-        "settings_form": LeagueForm(initial=initial, game_type=league.game_type, fixed_type=True),
+        # Two forms on one page with fields of the same names: ids of their own, so that
+        # each label names its own field (the names posted stay the same).
+        "settings_form": LeagueForm(
+            initial=initial, game_type=league.game_type, fixed_type=True, auto_id="settings-%s"
+        ),
         "admin_form": PersonForm(prefix="admin"),
         "member_form": PersonForm(prefix="member"),
         "invite_form": InviteForm(),
-        "season_form": SeasonForm(league=league),
+        "season_form": SeasonForm(league=league, auto_id="season-%s"),
         "announce_form": AnnounceForm(),
         "admins": league.admins.order_by("id"),
         "owner_id": league.created_by_id,

@@ -6,6 +6,7 @@ and checks too (``leagues/admin.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -80,6 +81,22 @@ class LeagueForm(forms.Form):
         self.initial.setdefault("game_type", chosen)
         if fixed_type:
             self.fields["game_type"].disabled = True
+
+    @classmethod
+    def for_the_game_chosen(cls, data: Mapping[str, Any]) -> LeagueForm:
+        """The form again, unbound, for the game just chosen ("Show this game's options"):
+        what was typed is kept, a choice only where the new game offers it (the edition of
+        the game before is not the reader's mistake: judged against the new game, it said
+        "Select a valid choice. 2024 is not one of the available choices")."""
+        form = cls(game_type=data.get("game_type"))
+        for name, field in form.fields.items():
+            value = data.get(name)
+            if value in (None, "") or field.disabled:
+                continue
+            if isinstance(field, forms.ChoiceField) and not field.valid_value(value):
+                continue
+            form.initial[name] = value
+        return form
 
     def _set(self, name: str, choices: list[Any]) -> None:
         field = self.fields[name]

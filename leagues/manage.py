@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.models import Game
+from games.models import Game, Move, Seat
 from games.services import tools
 from games.services.errors import InvalidRequest, NotAllowed, NotFound
 from leagues import mail, tables
@@ -248,14 +248,54 @@ def league_of(game: Game) -> League | None:
     return League.objects.filter(seasons__season_games__game=game).first()
 
 
-def may_use_tools(game: Game | int, user: Any) -> bool:
-    """The staff on any game, a league's admins on their league's running games (one
-    query, the game's row not read: the board page asks for every viewer)."""
+def tools_refusal(game: Game | int, user: Any) -> str | None:
+    """Why ``user`` may not use the game tools on ``game``, in their language (None: they
+    may). The staff on any game; a league's admins (its owner is one) on their league's
+    games, but not on a game they play or played in: a tournament director does not
+    arbitrate their own game (lichess, OGS), another admin or the staff does (0014). One
+    query for whoever is not an admin of the game's league (the board page asks for every
+    viewer), the game's row not read."""
     if not getattr(user, "is_authenticated", False):
-        return False
+        return _("sign in first")
     if user.is_staff:
+        return None
+    game_id = game.pk if isinstance(game, Game) else game
+    if not League.objects.filter(seasons__season_games__game=game_id, admins=user).exists():
+        return _("only the staff or an admin of its league may use the tools on game #%(game)s") % {
+            "game": game_id
+        }
+    if plays_or_played(game_id, user):
+        return _(
+            "you play or played in game #%(game)s: its tools are for the league's other "
+            "admins and the staff"
+        ) % {"game": game_id}
+    return None
+
+
+def may_use_tools(game: Game | int, user: Any) -> bool:
+    """Whether the game tools are for ``user`` on ``game`` (:func:`tools_refusal`)."""
+    return tools_refusal(game, user) is None
+
+
+def plays_or_played(game_id: int, user: Any) -> bool:
+    """Seated in the game (resigned too), or replaced in it: the replace tool's log entry
+    names whom it took the seat from (``before_user``; an entry written before that field
+    only by name, ``before``)."""
+    if Seat.objects.filter(game_id=game_id, user=user).exists():
         return True
-    return League.objects.filter(seasons__season_games__game=game, admins=user).exists()
+    replaced = Move.objects.filter(
+        game_id=game_id, source=Move.Source.SYSTEM, command__isnull=True, text="replace"
+    ).values_list("events", flat=True)
+    for events in replaced:
+        event = events[0] if events else {}
+        if event.get("type") != "tool":
+            continue
+        if "before_user" in event:
+            if event["before_user"] == user.pk:
+                return True
+        elif event.get("before") == user.name:
+            return True
+    return False
 
 
 _TOOLS: dict[str, Callable[..., Any]] = {
@@ -274,11 +314,9 @@ def use_tool(*, game: Game | int, by: Any, tool: str, why: str, **arguments: Any
     found = Game.objects.filter(pk=game.pk if isinstance(game, Game) else game).first()
     if found is None:
         raise NotFound(_("there is no game #%(game)s") % {"game": game})
-    if not may_use_tools(found, by):
-        raise NotAllowed(
-            _("only the staff or an admin of its league may use the tools on game #%(game)s")
-            % {"game": found.pk}
-        )
+    refusal = tools_refusal(found, by)
+    if refusal is not None:
+        raise NotAllowed(refusal)
     if tool not in _TOOLS:
         raise InvalidRequest(_("no tool '%(tool)s'") % {"tool": tool})
     with transaction.atomic():

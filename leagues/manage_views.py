@@ -25,8 +25,11 @@ from leagues.models import League, Season
 
 
 def _refused(request: HttpRequest, exc: ServiceError) -> HttpResponse:
-    status = 404 if isinstance(exc, NotFound) else 403
-    return render(request, "leagues/missing.html", {"error": exc}, status=status)
+    """404 for what does not exist; 403 for what exists but is not for this reader, under
+    its own heading (it said "No such league" above "only an admin ... does this")."""
+    if isinstance(exc, NotFound):
+        return render(request, "leagues/missing.html", {"error": exc}, status=404)
+    return render(request, "leagues/missing.html", {"error": exc, "refused": True}, status=403)
 
 
 def _league_for_admin(request: HttpRequest, slug: str) -> League:
@@ -65,8 +68,11 @@ def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) 
 def create(request: HttpRequest) -> HttpResponse:
     """Anyone signed in creates a league and becomes its owner and first admin."""
     chosen = request.GET.get("game") or None
-    form = LeagueForm(request.POST or None, game_type=chosen)
-    if request.method == "POST" and "change_game" not in request.POST and form.is_valid():
+    if "change_game" in request.POST:  # (not a submission: nothing judged yet)
+        form = LeagueForm.for_the_game_chosen(request.POST)
+    else:
+        form = LeagueForm(request.POST or None, game_type=chosen)
+    if request.method == "POST" and form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
             league = services.create_league(
@@ -107,11 +113,15 @@ def manage_page(request: HttpRequest, slug: str) -> HttpResponse:
     }
     context = {
         "league": present.league_summary(league),
-        "settings_form": LeagueForm(initial=initial, game_type=league.game_type, fixed_type=True),
+        # Two forms on one page with fields of the same names: ids of their own, so that
+        # each label names its own field (the names posted stay the same).
+        "settings_form": LeagueForm(
+            initial=initial, game_type=league.game_type, fixed_type=True, auto_id="settings-%s"
+        ),
         "admin_form": PersonForm(prefix="admin"),
         "member_form": PersonForm(prefix="member"),
         "invite_form": InviteForm(),
-        "season_form": SeasonForm(league=league),
+        "season_form": SeasonForm(league=league, auto_id="season-%s"),
         "announce_form": AnnounceForm(),
         "admins": league.admins.order_by("id"),
         "owner_id": league.created_by_id,
@@ -459,14 +469,9 @@ def tool(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return _refused(request, NotFound(_("there is no game #%(game)s") % {"game": game_id}))
-    if not manage.may_use_tools(game, request.user):
-        return _refused(
-            request,
-            NotAllowed(
-                _("only the staff or an admin of its league may use the tools on game #%(game)s")
-                % {"game": game_id}
-            ),
-        )
+    refusal = manage.tools_refusal(game, request.user)
+    if refusal is not None:
+        return _refused(request, NotAllowed(refusal))
     form = ToolForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Say why (the players read it)."))

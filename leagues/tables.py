@@ -85,10 +85,20 @@ def _round_robin(players: int) -> Plan:
 
 def _refusal(players: int, per_table: int, smallest: int) -> str:
     """Why not, and the nearest counts of players that would sit (and the smallest table
-    that would let these players sit)."""
+    that would let these players sit). Fewer players than the fewest who can sit: how many
+    to enter (it read "0 players cannot all sit at tables of 2...: enter 2 more players")."""
     more = next(
         n for n in range(players + 1, players + 2 * per_table + 2) if sizes(n, per_table, smallest)
     )
+    least = next(n for n in range(2, more + 1) if sizes(n, per_table, smallest))
+    if players == 0:
+        return _("nobody has entered yet: enter at least %(least)s players") % {"least": least}
+    if players < least:
+        return ngettext(
+            "only %(players)s player has entered: enter %(count)s more (at least %(least)s)",
+            "only %(players)s players have entered: enter %(count)s more (at least %(least)s)",
+            players,
+        ) % {"players": players, "count": least - players, "least": least}
     fewer = next((n for n in range(players - 1, 1, -1) if sizes(n, per_table, smallest)), None)
     options = [
         ngettext(

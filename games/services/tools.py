@@ -187,7 +187,7 @@ def replace_player(
             raise InvalidRequest(
                 _("game #%(game)s has no seat %(seat)s") % {"game": locked.pk, "seat": seat}
             )
-        before = target.name
+        before, before_user = target.name, target.user_id
         now = timezone.now()
         if bot:
             if bot not in engine.bots:
@@ -207,7 +207,15 @@ def replace_player(
         target.timeouts_in_a_row = 0
         target.save(update_fields=["user", "bot", "timeouts_in_a_row"])
         move = _record(
-            locked, by, "replace", why, target, seat=seat, before=before, after=target.name
+            locked,
+            by,
+            "replace",
+            why,
+            target,
+            seat=seat,
+            before=before,
+            before_user=before_user,  # (whom it took the seat from: see leagues.manage)
+            after=target.name,
         )
         assert locked.state is not None
         commit_commands(locked, engine, locked.state, [])  # a bot plays on if it is waited on

@@ -3,6 +3,7 @@ another league's admin and a signed-out visitor; the league's admin (not staff) 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from accounts.models import User
 from games.models import Game, Move
 from leagues import services as leagues
 from leagues.models import JoinRequest, League, LeagueInvitation, Mail, Membership, Season
+from tests.web.helpers import page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +138,41 @@ def test_the_league_admin_without_staff_access_does_them(
         Move.objects.filter(game=setting["game"], source="system", command__isnull=True).count()
         == 4
     )
+
+
+def _heading_and_title(html: str) -> tuple[str, str]:
+    h1 = re.search(r"<h1>(.*?)</h1>", html, re.S)
+    title = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert h1 and title
+    return page_text(h1.group(1)).strip(), page_text(title.group(1)).strip()
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "title", "missing"),
+    [
+        ("en", "You may not do this", "Not allowed · Lords", "No such league"),
+        ("fr", "Tu ne peux pas faire ceci", "Non autorisé · Lords", "Cette ligue n'existe pas"),
+    ],
+)
+def test_a_refusal_says_so_and_not_that_the_league_is_missing(
+    language: str,
+    heading: str,
+    title: str,
+    missing: str,
+    setting: dict[str, Any],
+    bob: User,
+    client: Client,
+) -> None:
+    """Bob, a plain member, opens the admin pages: 403 under a heading that says he may not
+    (it said "No such league", titled "Not found", above the right sentence)."""
+    bob.language = language
+    bob.save(update_fields=["language"])
+    client.force_login(bob)
+    for url in ("/leagues/vegas-nights/manage/", "/leagues/vegas-nights/seasons/1/"):
+        answer = client.get(url)
+        assert answer.status_code == 403
+        assert _heading_and_title(answer.content.decode()) == (heading, title)
+        assert missing not in page_text(answer.content.decode())
+    gone = client.get("/leagues/no-such-league/manage/")
+    assert gone.status_code == 404
+    assert _heading_and_title(gone.content.decode())[0] == missing

@@ -4,6 +4,8 @@ smaller than its admin allowed (4 players at 3 a table once drew two games of 2)
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import unescape
+from typing import Any
 
 import pytest
 
@@ -12,6 +14,7 @@ from games.services.errors import InvalidRequest
 from leagues import services as leagues
 from leagues.models import Season, SeasonGame
 from leagues.tables import plan
+from tests.web.helpers import page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +54,34 @@ def test_seat_order_turns_when_the_same_players_meet_again(
     games = [link.game for link in SeasonGame.objects.filter(season=season).order_by("round")]
     firsts = [g.seats.get(order=0).user for g in games]
     assert sorted(u.email for u in firsts if u is not None) == sorted([ada.email, bob.email])
+
+
+@pytest.mark.parametrize(
+    ("players", "per_table", "smallest", "said"),
+    [
+        (0, 2, None, "nobody has entered yet: enter at least 2 players"),
+        (0, 3, None, "nobody has entered yet: enter at least 3 players"),
+        (0, 4, 2, "nobody has entered yet: enter at least 2 players"),
+        (1, 2, None, "only 1 player has entered: enter 1 more (at least 2)"),
+        (2, 4, None, "only 2 players have entered: enter 2 more (at least 4)"),
+    ],
+)
+def test_too_few_to_sit_says_how_many_to_enter(
+    players: int, per_table: int, smallest: int | None, said: str
+) -> None:
+    """It read "0 players cannot all sit at tables of 2 ...: enter 2 more players (2)"."""
+    found = plan(players, per_table, smallest)
+    assert not found.ok and found.text == said
+
+
+def test_the_empty_seasons_preview_says_nobody_has_entered(
+    season_with: Callable[..., Season], ada: User, client: Any
+) -> None:
+    season = season_with(players_per_game=2)
+    ada.language = "fr"
+    ada.save(update_fields=["language"])
+    client.force_login(ada)
+    html = client.get(f"/leagues/{season.league.slug}/seasons/{season.number}/").content
+    said = unescape(html.decode())  # (page_text would squeeze the no-break space)
+    assert "Personne n'est encore inscrit\u00a0: inscrire au moins 2 joueurs" in said
+    assert "0 joueurs" not in page_text(html.decode())

@@ -319,6 +319,11 @@ def use_tool(*, game: Game | int, by: Any, tool: str, why: str, **arguments: Any
         raise NotAllowed(refusal)
     if tool not in _TOOLS:
         raise InvalidRequest(_("no tool '%(tool)s'") % {"tool": tool})
+    if arguments.get("substitute") == by and not by.is_staff:
+        # (seated, he would arbitrate a game he plays: see tools_refusal)
+        raise NotAllowed(
+            _("an admin does not seat themselves in a game of the league: another admin may")
+        )
     with transaction.atomic():
         seated = list(User.objects.filter(seats__game=found))  # a replaced player too
         move = _TOOLS[tool](game=found.pk, by=by, why=why, authorized=True, **arguments)

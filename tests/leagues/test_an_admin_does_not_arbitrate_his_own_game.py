@@ -121,3 +121,15 @@ def test_the_refusal_is_in_the_readers_language(game: Game, bob: User, client: C
         f"Tu joues ou as joué dans la partie #{game.pk}\u00a0: ses outils sont pour les "
         "autres admins de la ligue et l'équipe du site." in unescape(answer.content.decode())
     )  # (the page as written: page_text squeezes the no-break space)
+
+
+def test_an_admin_may_not_seat_himself_by_the_replace_tool(
+    game: Game, ada: User, dee: User
+) -> None:
+    """Ada arbitrates Bob against Dee: replacing Dee by herself would make her a player
+    of a game she arbitrates (she would lose the tools only once seated)."""
+    before = _state(game)
+    seat = game.seats.get(user=dee).order
+    with pytest.raises(manage.NotAllowed, match="does not seat themselves"):
+        manage.use_tool(game=game, by=ada, tool="replace", why="me", seat=seat, substitute=ada)
+    assert _state(game) == before

@@ -481,11 +481,15 @@ def _answer(
     template: str,
     context: dict[str, Any],
     verdict: dict[str, Any],
+    *,
+    reply_to: str = "",
 ) -> bool:
     """Send the answer once per incoming Message-ID (the Notification row is the claim,
     and carries the verdict before anything is sent). The answer is stored on the row
     before the SMTP conversation, so a failed send is retried by the periodic task (and by
-    the message's redelivery) as the same email."""
+    the message's redelivery) as the same email. ``reply_to``: where a reply to the answer
+    goes, when not to the seat's turn address (an answer about a trade offer: its offer's,
+    so that the player's next try answers the offer again)."""
     game = Game.objects.get(pk=seat.game_id)
     note = claim(game, notice, verdict=verdict)
     if note is None:
@@ -505,6 +509,8 @@ def _answer(
                 seat_id=seat.pk,
                 user_id=user.pk,
             )
+        if reply_to:
+            email_message.reply_to = [reply_to]
         root = thread_root(game.pk)
         if theirs:
             email_message.extra_headers["In-Reply-To"] = theirs

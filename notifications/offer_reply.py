@@ -2,10 +2,15 @@
 and one seat (``notifications.addresses.offer_address``); the first line of the player's own
 words answers it:
 
-- ``accept`` (``accepter``, ``accetta``, ``accetto``, ``yes``, ``oui``, ``sì``): accept it;
+- ``accept`` (``accepter``, ``accetta``, ``accetto``, ``yes``, ``oui``, ``sì``, ``ok`` ...):
+  accept it;
 - ``decline`` (``refuser``, ``refuse``, ``rifiuta``, ``rifiuto``, ``no``, ``non``): decline it;
 - a trade in the notation: a counter-offer, proposed by the player (the original is declined
   once the counter-offer is accepted by the engine).
+
+People write "Oui, volontiers" or "No grazie": the line's first word answers, whatever
+follows it. A line that is none of these is refused with what to write; the refusal comes
+from the offer's address, so that replying to it answers the offer again.
 
 Table talk lines (``say: ...``) are posted as in any reply. The answer says what was done or
 why not, once per Message-ID, like the answers of ``notifications.inbound``.
@@ -14,6 +19,7 @@ why not, once per Message-ID, like the answers of ``notifications.inbound``.
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from email.message import EmailMessage
 
@@ -21,15 +27,16 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games.engines.base import IllegalCommand
 from games.models import Seat, TradeOffer
 from games.services.errors import ServiceError
+from games.services.lookups import engine_for
 from games.services.trades import accept_trade, decline_trade, propose_trade
 from notifications import talk_lines
-from notifications.addresses import parse_offer_address
+from notifications.addresses import offer_address, parse_offer_address
 from notifications.inbound import (
     Outcome,
     _answer,
-    _refused,
     _talk,
     answer_key,
     idempotency_key,
@@ -43,8 +50,13 @@ from notifications.services import Notice
 
 log = logging.getLogger(__name__)
 
-ACCEPT = frozenset({"accept", "accepter", "accepte", "accetta", "accetto", "yes", "oui", "si"})
+ACCEPT = frozenset(
+    {"accept", "accepter", "accepte", "j'accepte", "d'accord", "accetta", "accetto"}
+    | {"yes", "oui", "si", "ok", "okay"}
+)
 DECLINE = frozenset({"decline", "refuser", "refuse", "rifiuta", "rifiuto", "no", "non"})
+APOSTROPHE = "\N{RIGHT SINGLE QUOTATION MARK}"  # (as phones type "d'accord")
+_FIRST_WORD = re.compile(r"[\w']+")
 
 
 def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
@@ -56,8 +68,10 @@ def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
 
 
 def _word(line: str) -> str:
-    plain = unicodedata.normalize("NFKD", line.strip().rstrip(".!").casefold())
-    return "".join(c for c in plain if not unicodedata.combining(c))
+    """The line's first word, lower case, without accents ("Sì, accetto" -> "si")."""
+    plain = unicodedata.normalize("NFKD", line.replace(APOSTROPHE, "'").casefold())
+    found = _FIRST_WORD.search("".join(c for c in plain if not unicodedata.combining(c)))
+    return found[0] if found else ""
 
 
 def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> Outcome:
@@ -90,10 +104,30 @@ def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
             raise ServiceError(_("there is no trade offer #%(offer)s") % {"offer": offer_id})
         done = _answer_offer(seat, offer, first)
     except ServiceError as exc:
-        return _refused(message, seat, notice, [first] if first else [], exc.message, [], spoken)
+        return _refused(message, seat, notice, offer_id, first, exc.message, spoken)
     context = {"done": done, "ignored": words[1:], **_talk(spoken)}
     answered = _answer(message, seat, notice, "answer_offer", context, {"status": "played"})
     return Outcome("played", done, seat.game_id, seat.pk, (first,), (), answered)
+
+
+def _refused(
+    message: EmailMessage,
+    seat: Seat,
+    notice: Notice,
+    offer_id: int,
+    line: str,
+    error: str,
+    spoken: talk_lines.Talk,
+) -> Outcome:
+    """Nothing done: the answer says why and what to write, from the offer's address (a
+    reply to it answers the offer; the turn's address would read it as moves)."""
+    lines = [line] if line else []
+    context = {"error": error, "received": lines, "ignored": [], "offer": offer_id}
+    verdict = {"status": "refused", "error": error, "received": lines, "ignored": []}
+    to = offer_address(seat.game_id, seat.pk, offer_id)
+    context |= _talk(spoken)
+    answered = _answer(message, seat, notice, "answer_refused", context, verdict, reply_to=to)
+    return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
 
 
 def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
@@ -122,8 +156,32 @@ def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
             )
             % {"id": offer.pk}
         )
+    if not _a_trade(seat, line):
+        raise ServiceError(
+            _(
+                "'%(line)s' does not answer trade offer #%(id)s: write accept or decline, or "
+                "a counter-offer (a trade in the notation, like the offer: %(trade)s), on the "
+                "first line of your reply"
+            )
+            % {"line": line, "id": offer.pk, "trade": offer.text}
+        )
     counter = propose_trade(game=seat.game_id, user=seat.user, text=line, source="email")
     decline_trade(offer=offer, user=seat.user)
     return _(
         "You declined trade offer #%(id)s and proposed trade offer #%(counter)s instead: %(trade)s"
     ) % {"id": offer.pk, "counter": counter.pk, "trade": counter.text}
+
+
+def _a_trade(seat: Seat, line: str) -> bool:
+    """Whether the line reads as a trade (a counter-offer; whether the trade can be made is
+    ``propose_trade``'s to say). Anything else is no answer: refusing it as an unknown
+    command would tell the player that the notation was expected."""
+    game = seat.game
+    engine = engine_for(game)
+    try:
+        command = engine.parse(line, options=game.options)
+    except IllegalCommand:
+        return False
+    if game.state is None:
+        return False
+    return engine.trade_parties(game.state, seat.order, command) is not None

@@ -907,9 +907,14 @@ def _events_since(
     )
     by_order = {s.order: s for s in seats}
     sentences = []
+    timed_out = None  # the seat the server is playing for in the moves just read
     for m in moves:
         if m.get("credit"):  # a trade: who proposed it, who accepted it (issue 11)
             sentences.append(m["credit"])
+        late = _played_on_timeout(m)
+        if late is not None and late != timed_out:
+            sentences.append(_timeout_sentence(by_order.get(late), seat))
+        timed_out = late
         for event, sentence in zip(m["events"], m["described"], strict=False):
             if isinstance(event, dict) and event.get("reason") == "timeouts":
                 forfeiter = by_order.get(event["seat"]) if "seat" in event else None
@@ -926,6 +931,25 @@ def _moves_after(game: Game, since: int) -> list[Move] | None:
     if primed is None or primed[0] > since:
         return None
     return [m for m in primed[1] if m.seq > since]
+
+
+def _played_on_timeout(move: Mapping[str, Any]) -> int | None:
+    """The seat (order) the server played the move for at a missed deadline (a command of
+    a seat's, source ``system``: ``games.services.timeouts``), else None. The others must
+    not take it for the player's own choice."""
+    if move["source"] != Move.Source.SYSTEM or move["command"] is None:
+        return None
+    seat: int | None = move["seat"]
+    return seat
+
+
+def _timeout_sentence(late: Seat | None, reader: Seat) -> str:
+    """Said once before the moves the server played for a late seat, in the reader's
+    language (active while composing)."""
+    if late is not None and late.pk == reader.pk:
+        return gettext("You missed the deadline: the server played for you.")
+    name = late.name if late is not None else gettext("A player")
+    return gettext("%(name)s missed the deadline: the server played for them.") % {"name": name}
 
 
 def _forfeit_sentence(game: Game, forfeiter: Seat | None, reader: Seat) -> str:

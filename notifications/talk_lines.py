@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.models import ChatMessage, Seat
@@ -26,6 +27,19 @@ from games.services.errors import ServiceError
 
 _SAY = re.compile(r"^\s*(?:say|dis|dire|di|dì)\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 _TO = re.compile(r"^\s*(?:to|à|a)\s+(?P<name>[^:]{1,60}?)\s*:\s*(?P<text>.*)$", re.IGNORECASE)
+
+WORDS = {
+    "en": {"say": "say:", "to": "to NAME:"},
+    "fr": {"say": "dis\N{NO-BREAK SPACE}:", "to": "à NOM\N{NO-BREAK SPACE}:"},
+    "it": {"say": "di:", "to": "a NOME:"},
+}
+"""How the emails show a message line's start in each language (read by ``_SAY`` and
+``_TO``, like the others' words: a player writes theirs, or the English ones)."""
+
+
+def words() -> dict[str, str]:
+    """The message lines' words in the active language (English for any other)."""
+    return WORDS.get((get_language() or "en")[:2], WORDS["en"])
 
 
 @dataclass(frozen=True)

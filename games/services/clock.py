@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Case, Q, Value, When
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.clocks import (
     BANK,
@@ -290,7 +291,10 @@ def clock_sentence(game: Game, seat: Seat | None) -> str:
             hours = round(bank_of(game, seat) / timedelta(hours=1), 1)
             text += " " + _("Your bank: %(hours)s hours.") % {"hours": hours}
     else:
-        text = _("Fixed time: %(hours)s hours per turn.") % {"hours": game.turn_hours}
+        hours = game.turn_hours
+        text = ngettext(
+            "Fixed time: %(hours)s hour per turn.", "Fixed time: %(hours)s hours per turn.", hours
+        ) % {"hours": hours}
     if game.weekend_pause:
         text += " " + _("The clock stops over your weekend.")
     return text

@@ -20,7 +20,7 @@ from games.services import expire_trades, propose_trade, submit_command
 from games.services.hooks import announce_pending
 from games.tasks import sweep_deadlines
 from notifications.addresses import parse_offer_address
-from tests.notifications.conftest import deliver, reply_to, text_part
+from tests.notifications.conftest import deliver, html_part, reply_to, text_part
 
 pytestmark = pytest.mark.django_db
 
@@ -197,3 +197,93 @@ def test_the_minute_sweep_lapses_an_offer_at_its_own_time(make_game, ada, bob, s
     assert offer.status == TradeOffer.Status.EXPIRED
     told = _news(smtp, 2)
     assert {m["To"] for m in told} == {ada.email, bob.email}
+
+
+def _offered(make_game: Any, ada: Any, bob: Any, smtp: Any) -> tuple[TradeOffer, EmailMessage]:
+    """Ada offers Bob a trade; the offer, and Bob's email about it."""
+    game = make_game(ada, bob, game_type="lords-of-vegas", seats=2)
+    announce_pending()  # (the start's emails)
+    offer = propose_trade(game=game, user=ada, text=_trade(game, (ada, bob, 1)))
+    [to_bob] = _news(smtp, 1)
+    return offer, to_bob
+
+
+def _answers(smtp: Any) -> list[EmailMessage]:
+    return [m for m in smtp.messages if m["Auto-Submitted"] == "auto-replied"]
+
+
+def test_a_refused_answer_to_an_offer_comes_back_from_the_offers_address(make_game, ada, bob, smtp):
+    """Found by QA: the refusal of an offer's answer had the turn's Reply-To, so answering it
+    with "yes" played "yes" as a move (refused: unknown command)."""
+    offer, to_bob = _offered(make_game, ada, bob, smtp)
+    printed = deliver(reply_to(to_bob, "maybe tomorrow", sender=bob.email))
+    assert printed.startswith("refused"), printed
+    [refusal] = _answers(smtp)
+    assert refusal["Reply-To"] == to_bob["Reply-To"]
+    assert parse_offer_address(refusal["Reply-To"]) == (offer.game_id, _seat_of(offer), offer.pk)
+    body = text_part(refusal)
+    assert "accept" in body and "decline" in body and "counter-offer" in body
+    assert "corrected commands" not in body
+    assert "Reply to this email with accept or decline" in html_part(refusal)
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.OPEN  # nothing was changed
+
+    printed = deliver(reply_to(refusal, "yes", sender=bob.email))
+    assert printed.startswith("played"), printed
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.EXECUTED
+
+
+def _seat_of(offer: TradeOffer) -> int:
+    return int(offer.game.seats.exclude(pk=offer.proposer_id).get().pk)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("Sì, accetto", TradeOffer.Status.EXECUTED),
+        ("Oui, volontiers", TradeOffer.Status.EXECUTED),
+        ("Yes please", TradeOffer.Status.EXECUTED),
+        ("OK", TradeOffer.Status.EXECUTED),
+        ("D\N{RIGHT SINGLE QUOTATION MARK}accord !", TradeOffer.Status.EXECUTED),
+        ("accept.", TradeOffer.Status.EXECUTED),
+        ("Non merci", TradeOffer.Status.DECLINED),
+        ("No grazie", TradeOffer.Status.DECLINED),
+        ("no, thanks", TradeOffer.Status.DECLINED),
+        ("Rifiuto.", TradeOffer.Status.DECLINED),
+    ],
+)
+def test_an_answer_to_an_offer_may_say_more_after_its_first_word(
+    make_game, ada, bob, smtp, answer, status
+):
+    """Found by QA: "Non merci" was taken for a counter-offer, refused as the unknown command
+    'non' although "non" alone declines."""
+    offer, to_bob = _offered(make_game, ada, bob, smtp)
+    printed = deliver(reply_to(to_bob, answer, sender=bob.email))
+    assert printed.startswith("played"), printed
+    offer.refresh_from_db()
+    assert offer.status == status
+
+
+@pytest.mark.parametrize("answer", ["Nonsense", "maybe later", "trade nothing", "build A1"])
+def test_no_answer_to_an_offer_is_refused_with_what_to_write(make_game, ada, bob, smtp, answer):
+    offer, to_bob = _offered(make_game, ada, bob, smtp)
+    printed = deliver(reply_to(to_bob, answer, sender=bob.email))
+    assert printed.startswith("refused"), printed
+    [refusal] = _answers(smtp)
+    body = text_part(refusal)
+    assert "unknown command" not in body
+    assert f"does not answer trade offer #{offer.pk}" in body
+    assert "accept" in body and "decline" in body and offer.text in body
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.OPEN
+
+
+def test_a_counter_offer_still_counters(make_game, ada, bob, smtp):
+    offer, to_bob = _offered(make_game, ada, bob, smtp)
+    counter = _trade(offer.game, (ada, bob, 2))
+    printed = deliver(reply_to(to_bob, counter, sender=bob.email))
+    assert printed.startswith("played"), printed
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.DECLINED
+    assert TradeOffer.objects.get(game=offer.game, status="open").text == counter

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from games.models import ChatMessage, Game, Seat
 from games.services import talk
+from notifications import talk_lines
 from notifications.addresses import reply_address
 from notifications.services import notify_game
 from tests.notifications.conftest import deliver, text_part, whole
@@ -214,3 +215,39 @@ def test_private_notes_are_the_players_own(make_game, ada, bob, played):
     assert game.status == Game.Status.FINISHED
     assert "Bob hoards" in _api(ada).get(f"/api/v1/games/{game.pk}/notes/").json()["text"]
     assert "Bob hoards &lt;Strip&gt; lots" in _page(ada, game)
+
+
+@pytest.mark.parametrize(
+    ("language", "say", "to"),
+    [
+        ("en", "say:", "to NAME:"),
+        ("fr", "dis\N{NO-BREAK SPACE}:", "à NOM\N{NO-BREAK SPACE}:"),
+        ("it", "di:", "a NOME:"),
+    ],
+)
+def test_the_talk_hint_teaches_the_words_of_the_readers_language(
+    make_game, ada, bob, smtp, language, say, to
+):
+    """Found by QA: the French and Italian emails taught "say:" and "to NAME:"; the hint
+    shows the words of the reader's language, and a reply read with them is talk."""
+    game = make_game(ada, bob)
+    waiting = Seat.objects.select_related("user").get(game=game, to_act=True)
+    other = Seat.objects.select_related("user").exclude(pk=waiting.pk).get(game=game)
+    reader = waiting.user
+    assert reader is not None
+    reader.language = language
+    reader.save(update_fields=["language"])
+    talk.say(game=game, user=other.user, text="Good luck", source=ChatMessage.Source.WEB)
+    smtp.messages.clear()
+    notify_game(game_id=game.pk)
+    [turn] = [m for m in smtp.wait_for(1) if m["To"] == reader.email]
+    for part in (text_part(turn), turn.get_body(("html",)).get_content()):
+        assert say in part and to in part, part
+        if language != "en":
+            assert "say:" not in part and "to NAME:" not in part
+    name = to.split()[1].rstrip(":")  # NAME, NOM, NOME
+    said, rest = talk_lines.split([f"{say} hello", f"{to.replace(name, other.name)} hi"])
+    assert rest == [] and [(line.to, line.text) for line in said] == [
+        ("", "hello"),
+        (other.name, "hi"),
+    ]

@@ -277,6 +277,28 @@ def test_after_a_timeout_the_next_your_turn_says_what_the_server_played(make_gam
     assert "You missed the deadline" in html_part(mine[-1])
 
 
+def test_the_others_are_told_the_server_played_for_a_late_player(make_game, ada, bob, smtp):
+    """Found by QA: what the server played at a missed deadline read, in the others' emails,
+    as the late player's own move ("Dee places 5 dice in casino 2.")."""
+    from games import selectors
+    from games.models import Move
+
+    game = make_game(ada, bob)
+    late = _waiting_user(game)
+    _time_out(game)
+    played = Move.objects.get(game=game, seat=late, source="system")
+    [other] = Seat.objects.select_related("user").filter(game=game, to_act=True)
+    assert other.pk != late.pk and other.user is not None
+    [move] = selectors.moves_since(game=game, since=played.seq - 1, user=other.user)[:1]
+    sentence = move["described"][0]
+    notify_game(game_id=game.pk)
+    [mail] = [m for m in smtp.wait_for(1) if m["To"] == other.user.email]
+    said = f"{late.name} missed the deadline: the server played for them."
+    for part in (text_part(mail), html_part(mail)):
+        assert said in part, part
+        assert part.index(said) < part.index(sentence)
+
+
 def test_a_forfeit_is_announced_to_the_player_and_to_the_others(make_game, ada, bob, cy, smtp):
     game = make_game(ada, bob, cy)
     Game.objects.filter(pk=game.pk).update(max_timeouts=1)

@@ -1,4 +1,6 @@
 """The board as plain text for email: at most 80 columns, readable in a fixed-width font.
+A line that says more (French and Italian take more letters than English, counts grow) is
+wrapped at spaces, its continuation indented, never cut: a cut loses what ends the line.
 
 Each lot is a 10-character cell: its name, then ``$6`` (empty: the price), ``[R]`` (Red's
 parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die) or ``out``
@@ -6,6 +8,8 @@ parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die)
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from games.engines.base import JSON
 from games.engines.text import Join, Text, _, ngettext
@@ -18,6 +22,10 @@ SHORT = {"albion": "Al", "sphinx": "Sp", "vega": "Ve", "tivoli": "Ti", "pioneer"
 ROWS, COLS, STRIP_COL = 10, 7, 3
 CELL = 10
 WIDTH = 80
+INDENT = 4
+"""The indent of a wrapped line's continuation, unless the line says a better one."""
+TOGETHER = "\x1f"
+"""Joins words a wrap must not part ("Albion 12"); a space once wrapped."""
 
 
 def _initial(view: JSON, seat: int) -> str:
@@ -64,15 +72,31 @@ def render_text(view: JSON) -> str:
     lines.append("")
     lines += _players(view)
     lines.append("")
-    lines += [_casino_line(view, casino) for casino in view["casinos"]]
-    lines.append(_deck_line(view))
+    for casino in view["casinos"]:
+        lines += _casino_lines(view, casino)
+    lines += _deck_lines(view)
     if view["over"]:
         lines.append(str(_("The game is over.")))
     for decision in view["pending"]:
         lines.append(
             str(WAITING[decision["kind"]](player(view["players"][decision["seat"]]["colour"])))
         )
-    return "\n".join(line[:WIDTH] for line in lines)
+    return "\n".join(part for line in lines for part in _wrap(line))
+
+
+def _wrap(line: str, indent: int = INDENT) -> list[str]:
+    """The line in lines of at most :data:`WIDTH` columns, broken at spaces (a no-break
+    space, as French writes before a colon, holds), continued ``indent`` columns in."""
+    if len(line) <= WIDTH:
+        return [line.replace(TOGETHER, " ")]
+    parts = textwrap.wrap(
+        line,
+        WIDTH,
+        subsequent_indent=" " * min(indent, WIDTH // 2),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return [part.replace(TOGETHER, " ") for part in parts]
 
 
 def _title(edition: str) -> Text:
@@ -119,30 +143,32 @@ def _players(view: JSON) -> list[str]:
     return rows
 
 
-def _casino_line(view: JSON, casino: JSON) -> str:
+def _casino_lines(view: JSON, casino: JSON) -> list[str]:
+    """Its company, points and boss, then its lots (continued under the first lot)."""
     boss = (
         _("boss none")
         if casino["boss"] is None
         else _("boss %(player)s", player=_initial(view, casino["boss"]))
     )
     points = ngettext("%(count)s pt", "%(count)s pts", casino["points"], count=casino["points"])
-    cells = [
-        f"{company(casino['company']):<8}",
-        f"{points!s:>6}",
-        f"{boss!s:<9}",
-        " ".join(casino["lots"]),
-    ]
+    cells = [f"{company(casino['company']):<8}", f"{points!s:>6}", f"{boss!s:<9}"]
+    head = " ".join(cells) + " "
+    lots = list(casino["lots"])
     if casino["strip"]:
-        cells.append(str(_("Strip")))
-    return " ".join(cells)
+        lots.append(str(_("Strip")))
+    return _wrap(head + " ".join(lots), indent=len(head))
 
 
-def _deck_line(view: JSON) -> str:
-    piles = [f"{_pile(name)} {len(cards)}" for name, cards in view["discards"].items()]
+def _deck_lines(view: JSON) -> list[str]:
+    """The deck's count, then each pile's (a pile's name and count kept together; the
+    piles continued under the first)."""
+    piles = [f"{_pile(name)}{TOGETHER}{len(cards)}" for name, cards in view["discards"].items()]
     left = view["deck_left"]
     deck = ngettext("Deck: %(count)s card.", "Deck: %(count)s cards.", left, count=left)
     drawn = _("Drawn: %(piles)s", piles=Join(piles, "  "))
-    return f"{deck}  {drawn}"
+    line = f"{deck}  {drawn}"
+    first = line.find(piles[0]) if piles else -1
+    return _wrap(line, indent=first if first > 0 else INDENT)
 
 
 def _pile(name: str) -> Text | str:

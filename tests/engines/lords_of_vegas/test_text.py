@@ -14,6 +14,7 @@ import pytest
 from games.engines import text as engine_text
 from games.engines.base import IllegalCommand, InvalidOptions, MalformedCommand
 from games.engines.lords_of_vegas import ENGINE, describe_lot, describe_view, from_position
+from games.engines.lords_of_vegas.board import LOTS
 from games.engines.lords_of_vegas.events import EVENT_TYPES
 from games.engines.rng import SeededRng
 from games.engines.text import Text, install_translator
@@ -379,3 +380,52 @@ def test_in_another_language_a_refusal_is_translated_but_the_command_is_not(disg
     assert message.startswith("'build A2 sphinx': A2 ~~ ~~~~~ ~~ ~~~~~~: ")
     assert _words_left(message.removeprefix("'build A2 sphinx'")) == []
     assert ENGINE.parse("construire A2 or") == ENGINE.parse("build A2 sphinx")
+
+
+# Found by QA: the text board cut its lines at 80 columns, so French and Italian lost the
+# end of the deck line (the Strip's count); a long casino would have lost lots.
+CROWDED = (
+    "seats: black blue red\nturn: black\n"
+    "discard: " + " ".join(lot for lot in LOTS if lot[0] != "F") + "\n"
+    "tiles: " + " ".join(f"{lot}=albion:black2" for lot in LOTS if lot[0] == "C") + "\n"
+)  # every pile past 9 cards, and the biggest casino (the C block's 12 lots)
+
+
+def _folded(text: str) -> str:
+    """The board's lines put back together (a continuation's indent as one space)."""
+    return re.sub(r"\n +", " ", text)
+
+
+def _cells(text: str) -> list[str]:
+    return re.findall(r"[A-F]\d\b|Strip \d+|[A-Z][a-z]+ \d+", text)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_the_text_board_wraps_its_long_lines_and_loses_nothing(language):
+    from django.utils import translation
+
+    view = ENGINE.view(from_position(CROWDED), None)
+    with translation.override("en"):
+        english = _folded(ENGINE.render_text(view))
+    with translation.override(language):
+        text = ENGINE.render_text(view)
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    for pile, count in view["discards"].items():
+        name = "Strip" if pile == "strip" else pile.capitalize()
+        assert f"{name} {len(count)}" in _folded(text), (pile, text)
+    casino = next(c for c in view["casinos"] if len(c["lots"]) == 12)
+    assert " ".join(casino["lots"]) in _folded(text)
+    assert [c for c in _cells(english) if re.fullmatch(r"[A-F]\d", c)] == [
+        c for c in _cells(_folded(text)) if re.fullmatch(r"[A-F]\d", c)
+    ]
+
+
+def test_a_wrapped_line_breaks_between_piles_and_indents_its_continuation():
+    """In English too, once every pile holds 10 cards or more (the deck line was 80 wide)."""
+    view = ENGINE.view(from_position(CROWDED), None)
+    view["discards"] = {pile: ["A1"] * 10 for pile in view["discards"]}
+    lines = ENGINE.render_text(view).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Deck:"))
+    deck = lines[at : at + 2]
+    assert deck[1].startswith(" ") and deck[1].strip().startswith(("Strip", "Pioneer", "Tivoli"))
+    assert not re.search(r"(Albion|Sphinx|Vega|Tivoli|Pioneer|Strip)$", deck[0])

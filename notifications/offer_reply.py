@@ -28,6 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engines.base import IllegalCommand
+from games.engines.lords_of_vegas.notation import starts_like_trade
 from games.models import Seat, TradeOffer
 from games.services.errors import ServiceError
 from games.services.lookups import engine_for
@@ -55,8 +56,15 @@ ACCEPT = frozenset(
     | {"yes", "oui", "si", "ok", "okay"}
 )
 DECLINE = frozenset({"decline", "refuser", "refuse", "rifiuta", "rifiuto", "no", "non"})
+COURTESY = frozenset(
+    {"merci", "beaucoup", "volontiers", "grazie", "mille", "volentieri", "thanks", "thank"}
+    | {"you", "please", "je", "j", "i", "io", "bien", "sur", "certo", "sure", "of", "course"}
+)
+"""Words that may stand beside an answer ("Oui, volontiers", "No grazie", "I accept"):
+a line with any other word is not read as an answer ("No problem", "Si tu ajoutes D2,
+d'accord", "Non ho capito"), so that nothing is accepted or declined by a sentence."""
 APOSTROPHE = "\N{RIGHT SINGLE QUOTATION MARK}"  # (as phones type "d'accord")
-_FIRST_WORD = re.compile(r"[\w']+")
+_WORDS = re.compile(r"[\w']+")
 
 
 def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
@@ -67,11 +75,18 @@ def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
     return None
 
 
-def _word(line: str) -> str:
-    """The line's first word, lower case, without accents ("Sì, accetto" -> "si")."""
+def _answer_in(line: str) -> str | None:
+    """ "accept" or "decline" when the line says only that, in any of the three languages,
+    with courtesies and punctuation ("Sì, accetto", "Non merci", "D'accord !"); None for
+    anything else, which is then read as a counter-offer or refused with what to write."""
     plain = unicodedata.normalize("NFKD", line.replace(APOSTROPHE, "'").casefold())
-    found = _FIRST_WORD.search("".join(c for c in plain if not unicodedata.combining(c)))
-    return found[0] if found else ""
+    words = set(_WORDS.findall("".join(c for c in plain if not unicodedata.combining(c))))
+    said = words - COURTESY
+    if said and said <= ACCEPT:
+        return "accept"
+    if said and said <= DECLINE:
+        return "decline"
+    return None
 
 
 def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> Outcome:
@@ -132,8 +147,8 @@ def _refused(
 
 def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
     """Do what the line says; the sentence that says what was done."""
-    word = _word(line)
-    if word in ACCEPT:
+    answer = _answer_in(line)
+    if answer == "accept":
         answered = accept_trade(offer=offer, user=seat.user, source="email")
         if answered.status == TradeOffer.Status.EXECUTED:
             return _("You accepted trade offer #%(id)s: the trade is done.") % {"id": offer.pk}
@@ -145,7 +160,7 @@ def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
         return _("You accepted trade offer #%(id)s; it waits on the other parties.") % {
             "id": offer.pk
         }
-    if word in DECLINE:
+    if answer == "decline":
         decline_trade(offer=offer, user=seat.user)
         return _("You declined trade offer #%(id)s.") % {"id": offer.pk}
     if not line:
@@ -178,10 +193,15 @@ def _a_trade(seat: Seat, line: str) -> bool:
     command would tell the player that the notation was expected."""
     game = seat.game
     engine = engine_for(game)
+    if starts_like_trade(line):
+        return True  # (a mistyped trade: ``propose_trade`` says what is wrong with it)
     try:
         command = engine.parse(line, options=game.options)
     except IllegalCommand:
         return False
     if game.state is None:
         return False
-    return engine.trade_parties(game.state, seat.order, command) is not None
+    try:
+        return engine.trade_parties(game.state, seat.order, command) is not None
+    except IllegalCommand:  # (a trade naming a colour nobody plays)
+        return True

@@ -101,7 +101,11 @@ def apply_player_commands(
                 index=index,
                 to_act=waiting,
             )
-        if engine.trade_parties(state, seat.order, command) is not None:
+        try:
+            parties = engine.trade_parties(state, seat.order, command)
+        except IllegalCommand as exc:  # (a trade naming a colour nobody plays)
+            raise IllegalMove(numbered(index, total, str(exc)), command=text, index=index) from exc
+        if parties is not None:
             raise IllegalMove(
                 numbered(
                     index,

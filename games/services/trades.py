@@ -56,8 +56,11 @@ def propose_trade(
             )
         trade = commands[0]
         assert locked.state is not None
-        parties = engine.trade_parties(locked.state, seat.order, trade)
         formatted = engine.format(trade)
+        try:
+            parties = engine.trade_parties(locked.state, seat.order, trade)
+        except IllegalCommand as exc:  # (a colour nobody plays in this game)
+            raise IllegalMove(str(exc), command=formatted) from exc
         if parties is None:
             raise IllegalMove(
                 _("%(command)s is not a trade: submit it as a move") % {"command": formatted},

@@ -265,7 +265,20 @@ def test_an_answer_to_an_offer_may_say_more_after_its_first_word(
     assert offer.status == status
 
 
-@pytest.mark.parametrize("answer", ["Nonsense", "maybe later", "trade nothing", "build A1"])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Nonsense",
+        "maybe later",
+        "build A1",
+        # A sentence is not an answer, whatever its first word (found by review: these
+        # accepted or declined the offer)
+        "No problem!",
+        "Si tu ajoutes D2, d'accord",
+        "Non ho capito, cosa offri?",
+        "OK, but I'd rather give you 1",
+    ],
+)
 def test_no_answer_to_an_offer_is_refused_with_what_to_write(make_game, ada, bob, smtp, answer):
     offer, to_bob = _offered(make_game, ada, bob, smtp)
     printed = deliver(reply_to(to_bob, answer, sender=bob.email))
@@ -287,3 +300,29 @@ def test_a_counter_offer_still_counters(make_game, ada, bob, smtp):
     offer.refresh_from_db()
     assert offer.status == TradeOffer.Status.DECLINED
     assert TradeOffer.objects.get(game=offer.game, status="open").text == counter
+
+
+@pytest.mark.parametrize(
+    ("counter", "said"),
+    [
+        ("trade nothing", "is not a trade step"),
+        ("trade {bob} pays {ada} seven", "is not an amount"),
+        ("trade yellow pays {ada} 1", "there is no Yellow player in this game"),
+    ],
+)
+def test_a_mistyped_counter_offer_is_refused_with_its_reason(
+    make_game, ada, bob, smtp, counter, said
+):
+    """A line that starts like a trade is a counter-offer, refused with what is wrong with
+    it (not "does not answer"); one naming a colour nobody plays was refused with no answer
+    at all (found by review: the engine's refusal escaped)."""
+    offer, to_bob = _offered(make_game, ada, bob, smtp)
+    colours = {s.user_id: s.colour for s in offer.game.seats.all()}
+    assert "yellow" not in colours.values()
+    line = counter.format(ada=colours[ada.pk], bob=colours[bob.pk])
+    printed = deliver(reply_to(to_bob, line, sender=bob.email))
+    assert printed.startswith("refused"), printed
+    [refusal] = _answers(smtp)
+    assert said in text_part(refusal)
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.OPEN

@@ -120,3 +120,20 @@ def test_expiry_claims_each_offer_once(game, ada, bob):
     assert offer.status == TradeOffer.Status.EXPIRED
     with pytest.raises(services.GameNotActive):
         services.accept_trade(offer=offer, user=bob)
+
+
+def test_a_trade_naming_a_colour_nobody_plays_is_refused_at_every_door(game, ada, bob):
+    """Proposed (web, API) or sent as a move: a refusal that says so, nothing written (the
+    engine's refusal escaped: a 500 on the web, no answer by email; found by review)."""
+    from games.engines.lords_of_vegas.board import ALL_COLOURS
+
+    seated = {s.colour for s in game.seats.all()}
+    absent = next(c for c in ALL_COLOURS if c not in seated)
+    text = f"trade {absent} pays {game.seats.get(user=ada).colour} 1"
+    before = footprint(game)
+    with pytest.raises(services.IllegalMove, match=f"no {absent.capitalize()} player"):
+        services.propose_trade(game=game, user=ada, text=text)
+    mover = next(s for s in game.seats.select_related("user") if s.to_act).user
+    with pytest.raises(services.IllegalMove, match=f"no {absent.capitalize()} player"):
+        services.submit_command(game=game, user=mover, text=text)
+    assert footprint(game) == before

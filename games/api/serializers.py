@@ -481,7 +481,10 @@ class TradeOfferSerializer(serializers.Serializer[Any]):
     status = serializers.CharField(
         help_text="open, executed, failed, declined, withdrawn or expired."
     )
-    message = serializers.CharField(help_text="Why it failed, in the reader's language.")
+    message = serializers.CharField(
+        help_text="Why it failed (the engine's sentence, in the language of the acceptance "
+        "that ran it), or why the platform closed it: resigned, forfeited, replaced, aborted."
+    )
     closed_by = serializers.IntegerField(
         allow_null=True, help_text="Seat order of the party who declined or withdrew it."
     )

@@ -6,12 +6,17 @@ from django.db import migrations, models
 
 def english_answers_cleared(apps, schema_editor):
     """Offers declined or withdrawn before: their message was "declined by <name>" in
-    English whatever the reader's language; the status says it (the seat was not kept)."""
+    English whatever the reader's language; the status says it (the seat was not kept).
+    Those the platform closed ("declined: <name> resigned") keep the reason's code."""
     TradeOffer = apps.get_model("games", "TradeOffer")
     for status in ("declined", "withdrawn"):
         TradeOffer.objects.filter(status=status, message__startswith=f"{status} by ").update(
             message=""
         )
+        for why in ("resigned", "forfeited", "replaced", "aborted"):
+            TradeOffer.objects.filter(
+                status=status, message__startswith=f"{status}: ", message__endswith=f" {why}"
+            ).update(message=why)
 
 
 class Migration(migrations.Migration):

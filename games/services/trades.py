@@ -154,7 +154,8 @@ def close_offers_of(*, game: Game, seat: Seat, now: datetime, why: str) -> list[
     """Close the open offers of a seat that resigns (``why``: "resigned", "forfeited"), in
     the resignation's transaction: the ones it made are withdrawn, the ones naming it as a
     party are declined (even if it had accepted: its acceptance was a person's, the seat is
-    a bot's now). The message says why, for the other parties' offer list."""
+    a bot's now). The offer keeps the seat and ``why`` (a code: each page says it in its
+    reader's language, ``templatetags/words.offer_note``)."""
     closed = []
     still_open = TradeOffer.objects.select_for_update().filter(
         game=game, status=TradeOffer.Status.OPEN
@@ -167,9 +168,10 @@ def close_offers_of(*, game: Game, seat: Seat, now: datetime, why: str) -> list[
         else:
             continue
         offer.status = status
-        offer.message = f"{status}: {seat.name} {why}"
+        offer.message = why
+        offer.closed_by = seat
         offer.resolved_at = now
-        offer.save(update_fields=["status", "message", "resolved_at"])
+        offer.save(update_fields=["status", "message", "closed_by", "resolved_at"])
         closed.append(offer)
     return closed
 

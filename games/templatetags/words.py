@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import Game, Move, TradeOffer
 
@@ -28,6 +29,28 @@ def game_status(value: str) -> str:
 def offer_status(value: str) -> str:
     """ "declined" -> "refusée" for a French reader."""
     return _label(TradeOffer.Status.choices, value)
+
+
+CLOSED_BECAUSE: dict[str, Any] = {
+    "resigned": gettext_lazy("%(name)s resigned"),
+    "forfeited": gettext_lazy("%(name)s forfeited after missed deadlines"),
+    "replaced": gettext_lazy("a player was replaced"),
+    "aborted": gettext_lazy("the game was aborted"),
+}
+"""Why the platform closed an offer (``trades.close_offers_of``: its ``message``)."""
+
+
+@register.filter
+def offer_note(offer: TradeOffer) -> str:
+    """What an offer's line says after its status: why the platform closed it, or who
+    declined or withdrew it, in the reader's words; else the engine's reason it failed."""
+    name = offer.closed_by.name if offer.closed_by is not None else ""
+    because = CLOSED_BECAUSE.get(offer.message)
+    if because is not None:
+        return str(because) % {"name": name}
+    if offer.closed_by is not None:
+        return gettext("by %(name)s") % {"name": name}
+    return offer.message
 
 
 @register.filter

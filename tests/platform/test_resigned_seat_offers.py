@@ -80,8 +80,12 @@ def test_resigning_closes_the_offers_it_made_and_those_waiting_on_it(
     services.resign(game=game, user=bob)
     for offer in (waiting_on_bob, made_by_bob, elsewhere):
         offer.refresh_from_db()
-    assert (waiting_on_bob.status, waiting_on_bob.message) == ("declined", "declined: bob resigned")
-    assert (made_by_bob.status, made_by_bob.message) == ("withdrawn", "withdrawn: bob resigned")
+    # The reason is a code with the seat, said in each reader's language where it is shown
+    # (it was "declined: bob resigned" in English for everyone; found by review)
+    bob_seat = game.seats.get(user=bob)
+    assert (waiting_on_bob.status, waiting_on_bob.message) == ("declined", "resigned")
+    assert (made_by_bob.status, made_by_bob.message) == ("withdrawn", "resigned")
+    assert waiting_on_bob.closed_by == made_by_bob.closed_by == bob_seat
     assert waiting_on_bob.resolved_at and made_by_bob.resolved_at
     assert waiting_on_bob.move is None and made_by_bob.move is None
     assert elsewhere.status == "open"  # not Bob's business
@@ -97,7 +101,7 @@ def test_an_offer_bob_accepted_before_resigning_no_longer_waits_on_the_others(
     services.accept_trade(offer=offer, user=bob)
     services.resign(game=game, user=bob)
     offer.refresh_from_db()
-    assert (offer.status, offer.message) == ("declined", "declined: bob resigned")
+    assert (offer.status, offer.message) == ("declined", "resigned")
     before = _state(game)
     with pytest.raises(services.GameNotActive, match="already declined"):
         services.accept_trade(offer=offer, user=cy)  # would take the bot seat's money
@@ -162,11 +166,11 @@ def test_a_forfeit_by_timeouts_closes_the_offers_too(
     services.sweep(now=game.deadline + timedelta(minutes=1))
     late.refresh_from_db()
     assert late.resigned
-    name = late.user.name
     waiting.refresh_from_db()
     made.refresh_from_db()
-    assert (waiting.status, waiting.message) == ("declined", f"declined: {name} forfeited")
-    assert (made.status, made.message) == ("withdrawn", f"withdrawn: {name} forfeited")
+    assert (waiting.status, waiting.message) == ("declined", "forfeited")
+    assert waiting.closed_by == made.closed_by == late
+    assert (made.status, made.message) == ("withdrawn", "forfeited")
 
 
 # -- the REST API --------------------------------------------------------------------------
@@ -191,7 +195,8 @@ def test_the_api_refuses_a_resigned_players_answer_and_lists_why(
     assert _state(game) == before
     listed = _api(ada).get(f"{API}/games/{game.pk}/trades/").json()
     [shown] = [o for o in listed if o["id"] == offer.pk]
-    assert (shown["status"], shown["message"]) == ("declined", "declined: bob resigned")
+    assert (shown["status"], shown["message"]) == ("declined", "resigned")
+    assert shown["closed_by"] == game.seats.get(user=bob).order
     pending = _api(ada).get(f"{API}/games/{game.pk}/decisions/").json()
     assert pending["trades"] == []
 
@@ -214,4 +219,8 @@ def test_the_board_page_shows_why_and_refuses_a_resigned_players_answer(
     assert _state(game) == before
     client.force_login(ada)
     shown = page_text(client.get(f"/games/{game.pk}/").content.decode())
-    assert f"#{offer.pk} {offer.text} — ada, declined (declined: bob resigned)" in shown
+    assert f"#{offer.pk} {offer.text} — ada, declined (bob resigned)" in shown
+    ada.language = "fr"
+    ada.save(update_fields=["language"])
+    shown = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert f"#{offer.pk} {offer.text} — ada, refusée (bob a abandonné)" in shown

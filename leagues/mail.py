@@ -6,7 +6,7 @@ simplest durable record is our own outbox, :class:`leagues.models.Mail`: one row
 recipient, the email rendered in their language when it is decided and written in the
 same transaction as what it tells; after the commit (and every minute, Celery beat) a
 sender takes waiting rows and sends them, under the one discipline of the site's stored
-emails (:mod:`notifications.leases`: a lease, tries with a backoff for some sixteen hours).
+emails (:mod:`notifications.leases`: a lease, tries with a backoff for some thirteen hours).
 Templates: three of one name (subject, text, HTML) as the notifications app's, under
 ``leagues/emails/``.
 """

@@ -8,7 +8,7 @@ account yet) and a league's :class:`~leagues.models.Mail`. Each is sent the same
   passed, and the UPDATE moves it a lease ahead and counts the try. Of senders racing for
   it, one wins; if that one dies mid-send, the lease lapses and another takes it back;
 - a failed send is due again after a backoff (:func:`next_try`), and given up after
-  :data:`MAX_ATTEMPTS` tries, some sixteen hours: an SMTP server down for an afternoon
+  :data:`MAX_ATTEMPTS` tries, some thirteen hours: an SMTP server down for an afternoon
   loses nothing.
 
 The rows differ in what they keep (a notification's status, an invitation's answers), so
@@ -22,9 +22,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import F, QuerySet
+from django.utils import timezone
 
 MAX_ATTEMPTS = 20
-"""Tries of one email (backoff 30 s doubling to an hour: about 16 hours) before it is given
+"""Tries of one email (backoff 30 s doubling to an hour: about 13 hours) before it is given
 up (left without a due moment, logged as an error, visible in the admin)."""
 
 
@@ -42,7 +43,7 @@ def retry_delay(attempts: int) -> timedelta:
 def next_try(attempts: int, now: datetime) -> datetime | None:
     """When an email whose try number ``attempts`` failed is due again; None: that was the
     last try (given up)."""
-    return None if attempts >= MAX_ATTEMPTS else now + retry_delay(attempts)
+    return None if attempts >= MAX_ATTEMPTS else _later(now) + retry_delay(attempts)
 
 
 def take(
@@ -56,4 +57,12 @@ def take(
     """Take the row of ``rows`` (filtered to one row that may be taken now) for a lease,
     counting the try; ``also``: other fields the same UPDATE sets (a status). True: this
     caller won it."""
-    return bool(rows.update(**{due: now + lease(), attempts: F(attempts) + 1}, **also))
+    return bool(rows.update(**{due: _later(now) + lease(), attempts: F(attempts) + 1}, **also))
+
+
+def _later(now: datetime) -> datetime:
+    """``now``, or the clock's time if it has moved past it: a run takes its ``now`` once,
+    then may spend minutes on a server that does not answer (``EMAIL_TIMEOUT`` a try), and a
+    lease counted from the run's start could have lapsed before its row is even tried, so
+    another run would take it too. (A ``now`` in the future is a test's clock: kept.)"""
+    return max(now, timezone.now())

@@ -96,7 +96,7 @@ def test_a_league_email_outlives_an_smtp_outage_of_hours(
     settings: Any,
 ) -> None:
     """League email follows the site's one discipline (notifications.leases): tried with a
-    backoff for some sixteen hours, where it used to be given up after five tries (half an
+    backoff for some thirteen hours, where it used to be given up after five tries (half an
     hour) and never sent."""
     port = settings.EMAIL_PORT
     manage.use_tool(game=game, by=ada, tool="extend", why="holidays", hours=24)
@@ -109,7 +109,8 @@ def test_a_league_email_outlives_an_smtp_outage_of_hours(
         to_cy.refresh_from_db()
         tries += 1
         assert to_cy.sent_at is None and to_cy.due_at is not None, f"given up after {tries}"
-        assert to_cy.due_at - moment == leases.retry_delay(tries)
+        late = to_cy.due_at - moment - leases.retry_delay(tries)  # (the clock moved on)
+        assert timedelta(0) <= late < timedelta(seconds=5)
         moment = to_cy.due_at
     assert to_cy.attempts == 8 and "Connection refused" in to_cy.error
 

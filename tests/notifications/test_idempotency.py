@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.db import connection
+from django.db.models import Q
 
 from notifications import leases, services
 from notifications.models import Notification
@@ -126,3 +127,21 @@ def test_two_concurrent_runs_send_one_email(make_game, ada, bob):
     assert sorted(results, key=str) == [0] * (threads - 1) + [1]
     assert len(mail.outbox) == 1
     assert Notification.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_lease_runs_from_when_the_row_is_taken_not_from_the_runs_start(make_game, ada, bob):
+    """A run takes its ``now`` once and may spend minutes on a server that does not answer:
+    a lease counted from that ``now`` could lapse before its row is tried, and another run
+    would take the row too (found by review)."""
+    from django.utils import timezone
+
+    game = make_game(ada, bob)
+    seat = next(s for s in services._seats(game) if s.to_act)
+    note = services.claim(game, services.Notice(seat, Notification.Kind.TURN, "v-lease"))
+    assert note is not None
+    run_started = timezone.now() - timedelta(minutes=10)  # ten minutes into a slow run
+    Notification.objects.filter(pk=note.pk).update(status=Notification.Status.FAILED)
+    taken = services.take_back(note.pk, Q(status=Notification.Status.FAILED), run_started)
+    assert taken is not None and taken.due_at is not None
+    assert taken.due_at > timezone.now() + leases.lease() - timedelta(seconds=5)

@@ -12,11 +12,11 @@ from django.db import connection
 from django.db.models import Count, F, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.addresses import verified_emails
 from games.engines.base import GameEngine
-from games.models import Game, Move, Seat, TradeOffer
+from games.models import Game, Move, Seat, TradeOffer, bot_name
 from games.services.clock import clock_summary
 from games.services.errors import NotAllowed, NotFound
 from games.services.lookups import engine_for
@@ -380,15 +380,24 @@ def _describe(engine: GameEngine | None, event: dict[str, Any], names: list[str]
         return str(event.get("type", ""))
 
 
+def seat_taker(event: dict[str, Any], side: str) -> str:
+    """Who held (``before``) or holds (``after``) a seat a replace tool acted on: a bot by
+    its name in the reader's language, a person by their name."""
+    bot = event.get(f"{side}_bot")
+    return bot_name(bot) if bot else str(event.get(side, ""))
+
+
 def _tool_sentence(event: dict[str, Any]) -> str:
     """A game tool's entry in the log (``games.services.tools``: staff, a league's admins,
     or the players agreeing on a pause), with the reason given."""
     tool, by, players = event.get("tool"), event.get("by_name", ""), event.get("by_players")
     if tool == "extend":
-        said = gettext("%(by)s gave the game %(hours)s more hours.") % {
-            "by": by,
-            "hours": event.get("hours"),
-        }
+        hours = int(event.get("hours") or 0)
+        said = ngettext(
+            "%(by)s gave the game %(hours)s more hour.",
+            "%(by)s gave the game %(hours)s more hours.",
+            hours,
+        ) % {"by": by, "hours": hours}
     elif tool == "pause" and players:
         said = gettext("Every player asked for a pause: no deadline runs until it ends.")
     elif tool == "pause":
@@ -402,8 +411,8 @@ def _tool_sentence(event: dict[str, Any]) -> str:
     elif tool == "replace":
         said = gettext("%(by)s replaced %(before)s by %(after)s; the seat keeps its holdings.") % {
             "by": by,
-            "before": event.get("before", ""),
-            "after": event.get("after", ""),
+            "before": seat_taker(event, "before"),
+            "after": seat_taker(event, "after"),
         }
     elif tool == "abort":
         said = gettext("%(by)s aborted the game: it ends without a result.") % {"by": by}

@@ -19,10 +19,12 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.models import Game, Move, Seat
+from games.selectors import seat_taker
 from games.services import tools
 from games.services.errors import InvalidRequest, NotAllowed, NotFound
 from leagues import mail, tables
@@ -332,6 +334,10 @@ def use_tool(*, game: Game | int, by: Any, tool: str, why: str, **arguments: Any
     return move
 
 
+_said_later = lazy(lambda say, *args: say(*args), str)
+"""A call made when its result is put in a template (under the reader's language)."""
+
+
 def _tell_players(game_id: int, move: Any, by: Any, people: list[User]) -> None:
     game = Game.objects.get(pk=game_id)
     event = move.events[0]
@@ -345,8 +351,9 @@ def _tell_players(game_id: int, move: Any, by: Any, people: list[User]) -> None:
                 "by": by.name,
                 "why": event["why"],
                 "hours": event.get("hours"),
-                "before": event.get("before"),
-                "after": event.get("after"),
+                # (said when the email is rendered, in its reader's language)
+                "before": _said_later(seat_taker, event, "before"),
+                "after": _said_later(seat_taker, event, "after"),
                 "link": reverse("web:game", kwargs={"game_id": game.pk}),
                 "deadline": game.deadline,
             },

@@ -49,10 +49,11 @@ def may_manage(game: Game, user: Any) -> bool:
     not play at, as on Board Game Arena, where leaving hands the table on)."""
     if getattr(user, "is_staff", False):
         return True
-    seated = set(game.seats.values_list("user_id", flat=True))
-    if game.created_by_id in seated:
-        return game.created_by_id == getattr(user, "pk", None)
-    return getattr(user, "pk", None) in seated
+    seated = set(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    me, creator = getattr(user, "pk", None), game.created_by_id
+    if creator is not None and creator in seated:
+        return me == creator
+    return me is not None and me in seated
 
 
 def _only_managers(game: Game, does: str) -> str:

@@ -188,6 +188,7 @@ def replace_player(
                 _("game #%(game)s has no seat %(seat)s") % {"game": locked.pk, "seat": seat}
             )
         before, before_user = target.name, target.user_id
+        before_bot = target.bot if target.user is None else ""
         now = timezone.now()
         if bot:
             if bot not in engine.bots:
@@ -216,6 +217,10 @@ def replace_player(
             before=before,
             before_user=before_user,  # (whom it took the seat from: see leagues.manage)
             after=target.name,
+            # A bot by its engine name, said in each reader's language (``before``/``after``
+            # hold the names in the user's language of the moment, for older readers)
+            before_bot=before_bot,
+            after_bot=bot,
         )
         assert locked.state is not None
         commit_commands(locked, engine, locked.state, [])  # a bot plays on if it is waited on

@@ -11,8 +11,10 @@ from django.utils.translation import gettext as _
 def csrf_refusal(reason: str) -> str:
     """A refused CSRF check as a sentence in the reader's language, with what to do about
     it. ``reason`` is Django's own (English, meant for its log), recognised by its words."""
-    if reason.startswith("CSRF cookie"):
+    if reason.startswith("CSRF cookie not set"):
         why = _("the CSRF cookie is missing (a browser gets it with any page of the site)")
+    elif reason.startswith("CSRF cookie"):  # (its length or its characters are wrong)
+        why = _("the CSRF cookie is damaged: reload a page of the site to get a new one")
     elif reason.startswith("CSRF token missing"):
         why = _(
             "the request carries no CSRF token (the csrftoken cookie's value, sent in the "

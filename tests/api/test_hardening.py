@@ -238,6 +238,10 @@ def test_djangos_csrf_refusal_under_api_says_why_in_the_readers_language() -> No
         response = csrf_failure(request, reason="CSRF cookie not set.")
     message = assert_error(response, 403, "permission_denied")["message"]
     assert "le cookie CSRF manque" in message and "CSRF cookie not set" not in message
+    with translation.override("fr"):
+        damaged = csrf_failure(request, reason="CSRF cookie has incorrect length.")
+    message = assert_error(damaged, 403, "permission_denied")["message"]
+    assert "le cookie CSRF est abîmé" in message and "manque" not in message
 
 
 def test_a_wrong_method_under_api_is_a_json_405(alice: Player) -> None:

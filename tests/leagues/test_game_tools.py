@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from games import selectors
 from games import services as games
 from games.models import Game, Move
 from games.services.errors import GameNotActive, NotAllowed
@@ -132,7 +133,6 @@ def test_the_tools_are_told_in_the_log_in_the_readers_language(
     manage.use_tool(game=game, by=ada, tool="resume", why="sec")
     seat = game.seats.get(user=bob).order
     manage.use_tool(game=game, by=ada, tool="replace", why="parti", seat=seat, bot="greedy")
-    after = game.seats.get(order=seat).name
     bob.language = "fr"
     bob.save(update_fields=["language"])
     client.force_login(bob)
@@ -146,9 +146,16 @@ def test_the_tools_are_told_in_the_log_in_the_readers_language(
         "reprise. Pourquoi\u00a0: inondation",
         f"{ada.name} a repris la partie\u00a0: la pendule repart avec le temps qui lui "
         "restait. Pourquoi\u00a0: sec",
-        f"{ada.name} a remplacé {bob.name} par {after}\u00a0; la place garde tout ce "
+        f"{ada.name} a remplacé {bob.name} par bot glouton\u00a0; la place garde tout ce "
         "qu'elle possède. Pourquoi\u00a0: parti",
     ]
     page = page_text(client.get(f"/games/{game.pk}/").content.decode())
     assert f"{ada.name} a remplacé {bob.name}" in page
     assert "'type': 'tool'" not in page and "{'" not in page
+
+
+def test_one_more_hour_is_singular_in_the_log(game: Game, ada: User) -> None:
+    """ "gave the game 1 more hours" (found by review)."""
+    manage.use_tool(game=game, by=ada, tool="extend", why="a short delay", hours=1)
+    described = [s for m in selectors.moves_since(game=game, since=0) for s in m["described"]]
+    assert f"{ada.name} gave the game 1 more hour. Why: a short delay" in described

@@ -100,3 +100,17 @@ def test_nobody_leaves_or_joins_after_the_start(make_game, ada, bob, cy):
     with pytest.raises(services.GameNotActive):
         services.join_game(game=game, user=cy)
     assert Seat.objects.filter(game=game).count() == 2
+
+
+def test_a_table_whose_creator_is_gone_is_run_by_its_players(ada, bob):
+    """A creator whose account was deleted (created_by empty) and a bot seated: the seated
+    player still runs the table (a bot's empty user was taken for the missing creator;
+    found by review)."""
+    game = services.create_game(creator=ada, game_type="vegas", seats=4)
+    services.join_game(game=game, user=bob)
+    services.add_bot(game=game, by=ada, bot="random")
+    services.leave_game(game=game, user=ada)
+    Game.objects.filter(pk=game.pk).update(created_by=None)
+    game.refresh_from_db()
+    services.add_bot(game=game, by=bob, bot="greedy")
+    assert game.seats.filter(bot="greedy").exists()

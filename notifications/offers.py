@@ -32,14 +32,13 @@ CLOSING = frozenset({"executed", "failed", "declined", "withdrawn", "expired"})
 def _who_hears(offer: TradeOffer, event: str, by: int | None) -> tuple[str, set[int]]:
     """The kind of email and the seat orders told of ``event``: a new offer, every party
     but the proposer; an acceptance, the proposer; a closing, every party and the proposer
-    but whoever closed it (they know)."""
+    but whoever closed it (they know: the last acceptance that made or failed the trade was
+    answered already, on the page or by email; they got a second email for one accept)."""
     everyone = {*offer.parties, offer.proposer.order}
     if event == "proposed":
         return Kind.OFFER, everyone - {offer.proposer.order}
     if event == "accepted":
         return Kind.OFFER_ANSWER, {offer.proposer.order} - {by}
-    if event in ("executed", "failed", "expired"):
-        return Kind.OFFER_CLOSED, everyone
     return Kind.OFFER_CLOSED, everyone - {by}
 
 

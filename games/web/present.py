@@ -18,6 +18,7 @@ from games.engines.lords_of_vegas import describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.lords_of_vegas.views import command_cost, gamble_limit
 from games.engines.registry import get_engine
+from games.engines.vegas.view import rolled
 
 BUTTONS_OPEN = 12
 """A group of legal commands up to this size is shown open; bigger ones start folded."""
@@ -430,9 +431,11 @@ def vegas_board(view: dict[str, Any], seat_rows: list[dict[str, Any]]) -> dict[s
     roll = view.get("roll")
     shown_roll = None
     if roll is not None:
+        name = get_engine("vegas").colour_name(colours[roll["seat"]])
         shown_roll = {
             "colour": colours[roll["seat"]],
-            "colour_name": str(get_engine("vegas").colour_name(colours[roll["seat"]])),
+            "colour_name": str(name),
+            "said": str(rolled(name, roll)),  # "Red rolled 2 2 4 + white 2 5.", translated
             "own": roll["own"],
             "white": roll["white"],
             "choices": view["choices"],

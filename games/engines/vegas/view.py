@@ -186,7 +186,7 @@ def _roll_lines(v: JSON) -> list[Text | str]:
         return []
     choices = v["choices"]
     return [
-        _rolled(colour_name(roll["seat"]), roll),
+        rolled(colour_name(roll["seat"]), roll),
         _(
             "Place one number: %(choices)s (e.g. %(example)s).",
             choices=Join([str(n) for n in choices]),
@@ -196,8 +196,10 @@ def _roll_lines(v: JSON) -> list[Text | str]:
     ]
 
 
-def _rolled(who: Text, roll: JSON) -> Text:
-    """One whole sentence for each kind of roll (own dice, own and white, white only)."""
+def rolled(who: Text | str, roll: JSON) -> Text:
+    """One whole sentence for each kind of roll (own dice, own and white, white only); the
+    web page's screen-reader text of the roll says it too, so that the white dice are named
+    in the reader's language there as well."""
     own, white = dice_text(roll["own"]), dice_text(roll["white"])
     if not white:
         return _("%(colour)s rolled %(own)s.", colour=who, own=own)

@@ -209,13 +209,43 @@ def _who(move: dict[str, Any], names: dict[int, str]) -> Any:
 # -- the legal commands --------------------------------------------------------------------
 
 
+VERB_LABELS = {
+    "build": gettext_lazy("Build"),
+    "sprawl": gettext_lazy("Sprawl"),
+    "remodel": gettext_lazy("Remodel"),
+    "reorganize": gettext_lazy("Reorganize"),
+    "raise": gettext_lazy("Raise"),
+    "gamble": gettext_lazy("Gamble"),
+    "end": gettext_lazy("End the turn"),
+    "move": gettext_lazy("Move"),
+    "place": gettext_lazy("Place"),
+    "layoff": gettext_lazy("Lay off half the bet"),
+    "prefer": gettext_lazy("Prefer"),
+    "trade": gettext_lazy("Trade"),
+}
+"""What heads each group of legal commands: the notation's verbs are what is played (each
+button's value and title keep them), but a heading is read, so it is in the reader's
+language. A verb not listed here is shown as it is."""
+
+WORDS = {
+    "yes": gettext_lazy("yes"),
+    "no": gettext_lazy("no"),
+    "die": gettext_lazy("a die"),
+    "lot": gettext_lazy("a lot marker"),
+}
+"""The notation's few plain words a button or a row head shows (``layoff yes``, ``move die
+D5``): said in the reader's language, like the verbs."""
+
+
 def command_groups(
     legal: Iterable[dict[str, Any]], view: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     """The legal commands grouped by verb, then by their first argument (``build B4`` ->
     one row with a button per company), so that a hundred choices stay readable. Each
     button says its price when it has one (Lords of Vegas: from the view); the many
-    ``gamble <lot> <amount>`` commands become one amount field a casino (``bets``)."""
+    ``gamble <lot> <amount>`` commands become one amount field a casino (``bets``). The
+    headings and labels are in the reader's language; the command played is the button's
+    value, in the notation."""
     groups: dict[str, dict[str, list[dict[str, Any]]]] = {}
     bets: dict[str, int] = {}
     for entry in legal:
@@ -227,19 +257,42 @@ def command_groups(
             bets[first] = max(bets.get(first, 0), int(command["amount"]))
             continue
         row = groups.setdefault(verb, {}).setdefault(first if tail else "", [])
-        row.append({"text": text, "label": tail or first or verb, "cost": _price(view, command)})
+        label = _button_label(command, tail or first) if tail or first else _verb(verb)
+        row.append({"text": text, "label": label, "cost": _price(view, command)})
         if view is not None and command.get("type") == "place":
             row[-1]["label"] = _placing_label(view, int(command["number"]))
     shown = [
         {
-            "verb": verb,
+            "verb": _verb(verb),
             "count": sum(map(len, rows.values())),
             "open": sum(map(len, rows.values())) <= BUTTONS_OPEN,
-            "rows": [{"head": head, "buttons": buttons} for head, buttons in rows.items()],
+            "rows": [
+                {"head": f"{_verb(verb)} {WORDS.get(head, head)}" if head else "", "buttons": b}
+                for head, b in rows.items()
+            ],
         }
         for verb, rows in groups.items()
     ]
     return shown + _bets(bets, view)
+
+
+def _verb(verb: str) -> str:
+    return str(VERB_LABELS.get(verb, verb))
+
+
+def _button_label(command: dict[str, Any], words: str) -> str:
+    """What a button says after its row's head: ``from D7`` for a sprawl, ``sphinx`` for a
+    build, ``yes`` for a lay-off, in the reader's language; the tile a die comes from
+    (``moving D5``) said too."""
+    if command.get("type") == "sprawl":
+        label = _("from %(lot)s") % {"lot": command["origin"]}
+    elif command.get("type") == "build":
+        label = str(command["company"])
+    else:
+        return str(WORDS.get(words, words))
+    if command.get("moving"):
+        return _("%(label)s, your die from %(lot)s") % {"label": label, "lot": command["moving"]}
+    return label
 
 
 def _price(view: dict[str, Any] | None, command: dict[str, Any]) -> str | None:
@@ -274,7 +327,9 @@ def _bets(bets: dict[str, int], view: dict[str, Any] | None) -> list[dict[str, A
         {"lot": lot, "max": min(most, gamble_limit(view, lot) or most)}
         for lot, most in sorted(bets.items())
     ]
-    return [{"verb": "gamble", "count": len(fields), "open": True, "bets": fields, "rows": []}]
+    return [
+        {"verb": _verb("gamble"), "count": len(fields), "open": True, "bets": fields, "rows": []}
+    ]
 
 
 def confirmation(command: str, legal: Iterable[dict[str, Any]], view: Any) -> dict[str, Any]:

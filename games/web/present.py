@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from datetime import tzinfo
 from typing import Any
 
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -18,7 +17,7 @@ from games.engines.lords_of_vegas import describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.lords_of_vegas.views import command_cost, gamble_limit
 from games.engines.registry import get_engine
-from games.engines.vegas.view import rolled
+from games.engines.vegas.view import in_hand, notes_text, rolled
 
 BUTTONS_OPEN = 12
 """A group of legal commands up to this size is shown open; bigger ones start folded."""
@@ -118,26 +117,34 @@ def _figures(shown: dict[str, Any]) -> dict[str, Any]:
         return {
             "money": millions(shown["money"]),
             "score": shown["score"],
-            "detail": _("%(dice)s dice, %(markers)s lot markers left")
-            % {"dice": shown["dice_left"], "markers": shown["markers_left"]},
+            # Translators: what a Lords of Vegas player has left: "5 dice, 7 lot markers left".
+            "detail": _("%(dice)s, %(markers)s left")
+            % {
+                "dice": ngettext("%(count)s die", "%(count)s dice", shown["dice_left"])
+                % {"count": shown["dice_left"]},
+                "markers": ngettext(
+                    "%(count)s lot marker", "%(count)s lot markers", shown["markers_left"]
+                )
+                % {"count": shown["markers_left"]},
+            },
         }
     if "notes" in shown:  # Vegas: money hidden but to its owner, until the end
-        if shown.get("white"):
-            detail = _("%(dice)s dice + %(white)s white in hand, %(notes)s notes")
-        else:
-            detail = _("%(dice)s dice in hand, %(notes)s notes")
         return {
             "money": money(shown["money"]),
             "score": None,
-            "detail": detail
-            % {"dice": shown["dice"], "white": shown.get("white"), "notes": shown["notes"]},
+            # Translators: a Vegas player's dice and notes: "5 dice + 2 white in hand, 1 note".
+            "detail": _("%(dice)s in hand, %(notes)s")
+            % {
+                "dice": str(in_hand(shown["dice"], shown.get("white") or 0)),
+                "notes": str(notes_text(shown["notes"])),
+            },
         }
     return {"money": None, "score": None, "detail": ""}
 
 
 def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
-    """The result as it is said: "1st Ada — 42 points, $65m" or "1st Ada — $65,000 + 10
-    notes" (ordinals and numbers in the reader's language)."""
+    """The result as it is said: "1st Ada — 42 points, $65m" or "1st Ada — $65,000 (10
+    notes)" (ordinals and numbers in the reader's language)."""
     outcome = game.get("outcome") or {}
     names = {s["order"]: s for s in game["seats"]}
     rows = []
@@ -147,7 +154,7 @@ def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "rank": rank,
-                "place": ordinal(rank) if rank is not None else "",
+                "place": place(rank) if rank is not None else "",
                 **seat,
                 "detail": _placing_detail(placing),
             }
@@ -155,12 +162,27 @@ def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def place(rank: int) -> str:
+    """``1st``, ``1er``, ``1°``: a place in the result. Django's ordinal said "1esimo" in
+    Italian, so the places are this project's words: English picks its suffix here and each
+    language writes every suffix its way (French "1er" but "2e", Italian "1°")."""
+    if rank == 1:
+        return _("1st")
+    if rank % 100 in (11, 12, 13) or rank % 10 not in (1, 2, 3):
+        return _("%(rank)sth") % {"rank": rank}
+    if rank % 10 == 1:
+        return _("%(rank)sst") % {"rank": rank}
+    if rank % 10 == 2:
+        return _("%(rank)snd") % {"rank": rank}
+    return _("%(rank)srd") % {"rank": rank}
+
+
 def _placing_detail(placing: dict[str, Any]) -> str:
     notes, points = placing.get("notes"), placing.get("points")
-    if notes is not None:
-        return ngettext("%(money)s + %(count)s note", "%(money)s + %(count)s notes", notes) % {
+    if notes is not None:  # Vegas: the money, and the notes it is in ("$470,000 (7 notes)")
+        return _("%(money)s (%(notes)s)") % {
             "money": money(placing.get("money")),
-            "count": notes,
+            "notes": str(notes_text(notes)),
         }
     if points is not None:
         return ngettext("%(count)s point, %(money)s", "%(count)s points, %(money)s", points) % {

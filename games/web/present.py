@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from datetime import tzinfo
 from typing import Any
 
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -18,6 +17,7 @@ from games.engines.lords_of_vegas import describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.lords_of_vegas.views import command_cost, gamble_limit
 from games.engines.registry import get_engine
+from games.engines.vegas.view import in_hand, notes_text, rolled
 
 BUTTONS_OPEN = 12
 """A group of legal commands up to this size is shown open; bigger ones start folded."""
@@ -117,26 +117,34 @@ def _figures(shown: dict[str, Any]) -> dict[str, Any]:
         return {
             "money": millions(shown["money"]),
             "score": shown["score"],
-            "detail": _("%(dice)s dice, %(markers)s lot markers left")
-            % {"dice": shown["dice_left"], "markers": shown["markers_left"]},
+            # Translators: what a Lords of Vegas player has left: "5 dice, 7 lot markers left".
+            "detail": _("%(dice)s, %(markers)s left")
+            % {
+                "dice": ngettext("%(count)s die", "%(count)s dice", shown["dice_left"])
+                % {"count": shown["dice_left"]},
+                "markers": ngettext(
+                    "%(count)s lot marker", "%(count)s lot markers", shown["markers_left"]
+                )
+                % {"count": shown["markers_left"]},
+            },
         }
     if "notes" in shown:  # Vegas: money hidden but to its owner, until the end
-        if shown.get("white"):
-            detail = _("%(dice)s dice + %(white)s white in hand, %(notes)s notes")
-        else:
-            detail = _("%(dice)s dice in hand, %(notes)s notes")
         return {
             "money": money(shown["money"]),
             "score": None,
-            "detail": detail
-            % {"dice": shown["dice"], "white": shown.get("white"), "notes": shown["notes"]},
+            # Translators: a Vegas player's dice and notes: "5 dice + 2 white in hand, 1 note".
+            "detail": _("%(dice)s in hand, %(notes)s")
+            % {
+                "dice": str(in_hand(shown["dice"], shown.get("white") or 0)),
+                "notes": str(notes_text(shown["notes"])),
+            },
         }
     return {"money": None, "score": None, "detail": ""}
 
 
 def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
-    """The result as it is said: "1st Ada — 42 points, $65m" or "1st Ada — $65,000 + 10
-    notes" (ordinals and numbers in the reader's language)."""
+    """The result as it is said: "1st Ada — 42 points, $65m" or "1st Ada — $65,000 (10
+    notes)" (ordinals and numbers in the reader's language)."""
     outcome = game.get("outcome") or {}
     names = {s["order"]: s for s in game["seats"]}
     rows = []
@@ -146,7 +154,7 @@ def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "rank": rank,
-                "place": ordinal(rank) if rank is not None else "",
+                "place": place(rank) if rank is not None else "",
                 **seat,
                 "detail": _placing_detail(placing),
             }
@@ -154,12 +162,27 @@ def placings(game: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def place(rank: int) -> str:
+    """``1st``, ``1er``, ``1°``: a place in the result. Django's ordinal said "1esimo" in
+    Italian, so the places are this project's words: English picks its suffix here and each
+    language writes every suffix its way (French "1er" but "2e", Italian "1°")."""
+    if rank == 1:
+        return _("1st")
+    if rank % 100 in (11, 12, 13) or rank % 10 not in (1, 2, 3):
+        return _("%(rank)sth") % {"rank": rank}
+    if rank % 10 == 1:
+        return _("%(rank)sst") % {"rank": rank}
+    if rank % 10 == 2:
+        return _("%(rank)snd") % {"rank": rank}
+    return _("%(rank)srd") % {"rank": rank}
+
+
 def _placing_detail(placing: dict[str, Any]) -> str:
     notes, points = placing.get("notes"), placing.get("points")
-    if notes is not None:
-        return ngettext("%(money)s + %(count)s note", "%(money)s + %(count)s notes", notes) % {
+    if notes is not None:  # Vegas: the money, and the notes it is in ("$470,000 (7 notes)")
+        return _("%(money)s (%(notes)s)") % {
             "money": money(placing.get("money")),
-            "count": notes,
+            "notes": str(notes_text(notes)),
         }
     if points is not None:
         return ngettext("%(count)s point, %(money)s", "%(count)s points, %(money)s", points) % {
@@ -208,13 +231,43 @@ def _who(move: dict[str, Any], names: dict[int, str]) -> Any:
 # -- the legal commands --------------------------------------------------------------------
 
 
+VERB_LABELS = {
+    "build": gettext_lazy("Build"),
+    "sprawl": gettext_lazy("Sprawl"),
+    "remodel": gettext_lazy("Remodel"),
+    "reorganize": gettext_lazy("Reorganize"),
+    "raise": gettext_lazy("Raise"),
+    "gamble": gettext_lazy("Gamble"),
+    "end": gettext_lazy("End the turn"),
+    "move": gettext_lazy("Move"),
+    "place": gettext_lazy("Place"),
+    "layoff": gettext_lazy("Lay off half the bet"),
+    "prefer": gettext_lazy("Prefer"),
+    "trade": gettext_lazy("Trade"),
+}
+"""What heads each group of legal commands: the notation's verbs are what is played (each
+button's value and title keep them), but a heading is read, so it is in the reader's
+language. A verb not listed here is shown as it is."""
+
+WORDS = {
+    "yes": gettext_lazy("yes"),
+    "no": gettext_lazy("no"),
+    "die": gettext_lazy("a die"),
+    "lot": gettext_lazy("a lot marker"),
+}
+"""The notation's few plain words a button or a row head shows (``layoff yes``, ``move die
+D5``): said in the reader's language, like the verbs."""
+
+
 def command_groups(
     legal: Iterable[dict[str, Any]], view: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     """The legal commands grouped by verb, then by their first argument (``build B4`` ->
     one row with a button per company), so that a hundred choices stay readable. Each
     button says its price when it has one (Lords of Vegas: from the view); the many
-    ``gamble <lot> <amount>`` commands become one amount field a casino (``bets``)."""
+    ``gamble <lot> <amount>`` commands become one amount field a casino (``bets``). The
+    headings and labels are in the reader's language; the command played is the button's
+    value, in the notation."""
     groups: dict[str, dict[str, list[dict[str, Any]]]] = {}
     bets: dict[str, int] = {}
     for entry in legal:
@@ -226,19 +279,42 @@ def command_groups(
             bets[first] = max(bets.get(first, 0), int(command["amount"]))
             continue
         row = groups.setdefault(verb, {}).setdefault(first if tail else "", [])
-        row.append({"text": text, "label": tail or first or verb, "cost": _price(view, command)})
+        label = _button_label(command, tail or first) if tail or first else _verb(verb)
+        row.append({"text": text, "label": label, "cost": _price(view, command)})
         if view is not None and command.get("type") == "place":
             row[-1]["label"] = _placing_label(view, int(command["number"]))
     shown = [
         {
-            "verb": verb,
+            "verb": _verb(verb),
             "count": sum(map(len, rows.values())),
             "open": sum(map(len, rows.values())) <= BUTTONS_OPEN,
-            "rows": [{"head": head, "buttons": buttons} for head, buttons in rows.items()],
+            "rows": [
+                {"head": f"{_verb(verb)} {WORDS.get(head, head)}" if head else "", "buttons": b}
+                for head, b in rows.items()
+            ],
         }
         for verb, rows in groups.items()
     ]
     return shown + _bets(bets, view)
+
+
+def _verb(verb: str) -> str:
+    return str(VERB_LABELS.get(verb, verb))
+
+
+def _button_label(command: dict[str, Any], words: str) -> str:
+    """What a button says after its row's head: ``from D7`` for a sprawl, ``sphinx`` for a
+    build, ``yes`` for a lay-off, in the reader's language; the tile a die comes from
+    (``moving D5``) said too."""
+    if command.get("type") == "sprawl":
+        label = _("from %(lot)s") % {"lot": command["origin"]}
+    elif command.get("type") == "build":
+        label = str(command["company"])
+    else:
+        return str(WORDS.get(words, words))
+    if command.get("moving"):
+        return _("%(label)s, your die from %(lot)s") % {"label": label, "lot": command["moving"]}
+    return label
 
 
 def _price(view: dict[str, Any] | None, command: dict[str, Any]) -> str | None:
@@ -273,7 +349,9 @@ def _bets(bets: dict[str, int], view: dict[str, Any] | None) -> list[dict[str, A
         {"lot": lot, "max": min(most, gamble_limit(view, lot) or most)}
         for lot, most in sorted(bets.items())
     ]
-    return [{"verb": "gamble", "count": len(fields), "open": True, "bets": fields, "rows": []}]
+    return [
+        {"verb": _verb("gamble"), "count": len(fields), "open": True, "bets": fields, "rows": []}
+    ]
 
 
 def confirmation(command: str, legal: Iterable[dict[str, Any]], view: Any) -> dict[str, Any]:
@@ -430,9 +508,11 @@ def vegas_board(view: dict[str, Any], seat_rows: list[dict[str, Any]]) -> dict[s
     roll = view.get("roll")
     shown_roll = None
     if roll is not None:
+        name = get_engine("vegas").colour_name(colours[roll["seat"]])
         shown_roll = {
             "colour": colours[roll["seat"]],
-            "colour_name": str(get_engine("vegas").colour_name(colours[roll["seat"]])),
+            "colour_name": str(name),
+            "said": str(rolled(name, roll)),  # "Red rolled 2 2 4 + white 2 5.", translated
             "own": roll["own"],
             "white": roll["white"],
             "choices": view["choices"],

@@ -96,10 +96,15 @@ def _lobby(request: HttpRequest, form: CreateGameForm | None, status: int = 200)
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
     """Create the game, then send the invitations typed with it (each one service call; a
-    refused one is said, the game stays)."""
+    refused one is said, the game stays). A GET (the address typed, a bookmark, a reload)
+    goes to the lobby's creation form, the game type kept: a blank 405 page said nothing."""
+    if request.method != "POST":
+        game_type = request.GET.get("game_type", "")
+        query = f"?game_type={game_type}" if game_type in slugs() else ""
+        return redirect(f"{reverse('web:lobby')}{query}#create")
     game_type = request.POST.get("game_type", "")
     if game_type not in slugs():
         messages.error(request, _("Choose a game first."))

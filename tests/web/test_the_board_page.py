@@ -235,3 +235,25 @@ def test_the_game_tools_come_from_the_page_s_game(
     assert len(reads) == 1, reads
     tools.pause_game(game=game, by=cy, why="a dispute", authorized=True)
     assert "This game is paused" in page_text(client.get(f"/games/{game.pk}/").content.decode())
+
+
+@pytest.mark.parametrize(
+    ("language", "rolled", "white"),
+    [("fr", "a obtenu", "aux dés blancs"), ("it", "ha tirato", "bianchi")],
+)
+def test_a_roll_with_neutral_dice_is_read_out_in_the_reader_s_language(
+    client: Any, ada: Any, bob: Any, make_game: Any, language: str, rolled: str, white: str
+) -> None:
+    """The screen reader's text of the roll said "2 2 4 + white 2 5" on French and Italian
+    pages: it is now the game's own sentence for the roll, in the reader's language."""
+    game = make_game(ada, bob, game_type="vegas", options={"variant": "neutral"})
+    reader = actor(game)
+    reader.language = language
+    reader.save(update_fields=["language"])
+    client.force_login(reader)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    roll = html.split('<p class="roll">', 1)[1].split("</p>", 1)[0]
+    said = page_text(roll.split('<span class="sr-only">', 1)[1].split("</span>", 1)[0])
+    assert 'class="die colour-white"' in roll, "the neutral variant rolls white dice"
+    assert rolled in said and white in said, said
+    assert "white" not in said

@@ -163,3 +163,18 @@ def test_it_lists_the_invitations_waiting_for_an_answer(client: Any, ada: Any, b
     section = page.split('id="desk-invitations"', 1)[1].split("</ul>", 1)[0]
     assert f"/invitations/{invitation.token}/" in section and f"#{game.pk}" in section
     assert f"from {ada.name}" in page_text(section)
+
+
+def test_the_creation_address_opened_in_the_browser_leads_to_the_creation_form(
+    client: Any, ada: Any
+) -> None:
+    """GET /games/new/ answered a blank 405 page: it goes to the lobby's creation form (the
+    game type kept when the address names one)."""
+    client.force_login(ada)
+    response = client.get("/games/new/")
+    assert response.status_code == 302 and response["Location"] == "/games/#create"
+    assert "Which game?" in page_text(client.get(response["Location"]).content.decode())
+    response = client.get("/games/new/?game_type=vegas")
+    assert response["Location"] == "/games/?game_type=vegas#create"
+    assert 'id="create-form"' in client.get(response["Location"]).content.decode()
+    assert client.get("/games/new/?game_type=<nope>")["Location"] == "/games/#create"

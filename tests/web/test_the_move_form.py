@@ -8,9 +8,11 @@ import re
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games import selectors, services
 from games.models import Move
+from games.web import present
 from tests.web.helpers import actor, drawn_form, footprint, other, page_text
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +167,58 @@ def test_it_needs_the_csrf_token(ada: Any, bob: Any, make_game: Any) -> None:
     response = strict.post(f"/games/{game.pk}/", {"text": "place 1", "expected_version": 0})
     assert response.status_code == 403
     assert footprint(game) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "build", "end"),
+    [("fr", "Construire", "Finir le tour"), ("it", "Costruisci", "Termina il turno")],
+)
+def test_the_command_groups_are_headed_in_the_reader_s_language(
+    client: Any, lords: Any, language: str, build: str, end: str
+) -> None:
+    """French and Italian pages headed the groups with the notation's verbs ("build (15)",
+    "end (1)", rows "build A5"): the headings are now words of the reader's language, while
+    each button still plays (and shows in its title) the command in the notation."""
+    player = actor(lords)
+    player.language = language
+    player.save(update_fields=["language"])
+    client.force_login(player)
+    html = client.get(f"/games/{lords.pk}/").content.decode()
+    summaries = [page_text(s).strip() for s in re.findall(r"<summary>(.*?)</summary>", html)]
+    assert f"{build} (15)" in summaries and f"{end} (1)" in summaries, summaries
+    assert not [s for s in summaries if s.startswith(("build", "end"))]
+    heads = re.findall(r'<span class="cmd-head">([^<]*)</span>', html)
+    assert heads and all(h.startswith(f"{build} ") for h in heads), heads
+    buttons = re.findall(
+        r'name="choice" value="([^"]*)" class="cmd" title="([^"]*)">([^<]*)<', html
+    )
+    builds = [b for b in buttons if b[0].startswith("build ")]
+    assert builds and all(v == t and label.strip() == v.split()[-1] for v, t, label in builds)
+    assert ("end", "end", end) in buttons
+
+
+@pytest.mark.parametrize(
+    ("language", "sprawl", "label", "moving"),
+    [
+        ("fr", "S'étendre", "depuis D7", "depuis D7, ton dé pris en C3"),
+        ("it", "Espanditi", "da D7", "da D7, il tuo dado preso da C3"),
+    ],
+)
+def test_a_sprawl_button_says_where_from_in_the_reader_s_language(
+    language: str, sprawl: str, label: str, moving: str
+) -> None:
+    """The Italian page showed a group "sprawl (1)" and a button "from D7 $12M"."""
+    legal = [
+        {"text": "sprawl D6 from D7", "command": {"type": "sprawl", "lot": "D6", "origin": "D7"}},
+        {
+            "text": "sprawl D6 from D7 moving C3",
+            "command": {"type": "sprawl", "lot": "D6", "origin": "D7", "moving": "C3"},
+        },
+    ]
+    with translation.override(language):
+        (group,) = present.command_groups(legal)
+    assert group["verb"] == sprawl
+    (row,) = group["rows"]
+    assert row["head"] == f"{sprawl} D6"
+    assert [b["label"] for b in row["buttons"]] == [label, moving]
+    assert [b["text"] for b in row["buttons"]] == [e["text"] for e in legal]

@@ -98,8 +98,8 @@ def test_a_finished_vegas_game_reads_first_ada_money_and_notes(
     assert game.outcome is not None
     for placing in game.outcome["placings"]:
         place = {1: "1st", 2: "2nd"}[placing["rank"]]
-        notes = placing["notes"]
-        said = f"{place} {names[placing['seat']]} — ${placing['money']:,} + {notes} note"
+        notes = f"{placing['notes']} note" + ("s" if placing["notes"] != 1 else "")
+        said = f"{place} {names[placing['seat']]} — ${placing['money']:,} ({notes})"
         assert said in result
     assert game.seed in text.split("Fair dice", 1)[1]
 

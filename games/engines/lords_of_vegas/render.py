@@ -3,7 +3,7 @@ A line that says more (French and Italian take more letters than English, counts
 wrapped at spaces, its continuation indented, never cut: a cut loses what ends the line.
 
 Each lot is a 10-character cell: its name, then ``$6`` (empty: the price), ``[R]`` (Red's
-parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die) or ``out``
+parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die) or ``##``
 (the F block in a two-player game).
 """
 
@@ -24,6 +24,10 @@ CELL = 10
 WIDTH = 80
 INDENT = 4
 """The indent of a wrapped line's continuation, unless the line says a better one."""
+OUT = "##"
+"""A lot out of play (the F block at two players): a sign, not a word, so that it fits its
+cell with a space after it in every language (a translated "out" did not: the French board
+read "F1 hors jeF2 hors je"); the legend says what it means."""
 TOGETHER = "\x1f"
 """Joins words a wrap must not part ("Albion 12"); a space once wrapped."""
 
@@ -40,7 +44,7 @@ def _cell(view: JSON, lot: str) -> str:
     elif lot in view["markers"]:
         body = f"[{_initial(view, view['markers'][lot])}]"
     elif not in_play(lot, len(view["players"])):
-        body = str(_("out"))[: CELL - len(lot) - 1]
+        body = OUT
     else:
         body = f"${LOTS[lot].price}"
     return f"{lot} {body}".ljust(CELL)
@@ -113,7 +117,7 @@ def _legend(view: JSON) -> list[str]:
     lines.append(str(_("$9 = empty lot and its price; [R] = Red's parking lot; || = the Strip")))
     lines.append(str(_("Sp2R5 = Sphinx tile, 2 high, Red's die showing 5 (-- = no die)")))
     if len(view["players"]) == 2:
-        lines.append(str(_("out = the F block, out of play with two players")))
+        lines.append(str(_("## = the F block, out of play with two players")))
     return lines
 
 

@@ -34,7 +34,8 @@ def money(value: int) -> Text:
     return _("$%(amount)s", amount=Number(value))
 
 
-def _notes(count: int) -> Text:
+def notes_text(count: int) -> Text:
+    """``1 note``, ``7 notes``: the web page's seats and result say it too."""
     return ngettext("%(count)s note", "%(count)s notes", count, count=count)
 
 
@@ -186,7 +187,7 @@ def _roll_lines(v: JSON) -> list[Text | str]:
         return []
     choices = v["choices"]
     return [
-        _rolled(colour_name(roll["seat"]), roll),
+        rolled(colour_name(roll["seat"]), roll),
         _(
             "Place one number: %(choices)s (e.g. %(example)s).",
             choices=Join([str(n) for n in choices]),
@@ -196,8 +197,10 @@ def _roll_lines(v: JSON) -> list[Text | str]:
     ]
 
 
-def _rolled(who: Text, roll: JSON) -> Text:
-    """One whole sentence for each kind of roll (own dice, own and white, white only)."""
+def rolled(who: Text | str, roll: JSON) -> Text:
+    """One whole sentence for each kind of roll (own dice, own and white, white only); the
+    web page's screen-reader text of the roll says it too, so that the white dice are named
+    in the reader's language there as well."""
     own, white = dice_text(roll["own"]), dice_text(roll["white"])
     if not white:
         return _("%(colour)s rolled %(own)s.", colour=who, own=own)
@@ -208,8 +211,9 @@ def _rolled(who: Text, roll: JSON) -> Text:
     )
 
 
-def _in_hand(dice: int, white: int) -> Text:
-    """``5 dice`` or ``5 dice + 2 white``: each number with its own plural."""
+def in_hand(dice: int, white: int) -> Text:
+    """``5 dice`` or ``5 dice + 2 white``: each number with its own plural (the web page's
+    seats say it too: its own sentence had one plural for both numbers)."""
     own = ngettext("%(count)s die", "%(count)s dice", dice, count=dice)
     if not white:
         return own
@@ -225,8 +229,8 @@ def _seat_line(s: JSON, viewer: int | None) -> Text:
     """``Red (you): 6 dice in hand, 0 notes, $0.``: the viewer's money, the others' hidden."""
     params = {
         "colour": colour_name(s["seat"]),
-        "dice": _in_hand(s["dice"], s["white"]),
-        "notes": _notes(s["notes"]),
+        "dice": in_hand(s["dice"], s["white"]),
+        "notes": notes_text(s["notes"]),
         "money": None if s["money"] is None else money(s["money"]),
     }
     if s["money"] is None:

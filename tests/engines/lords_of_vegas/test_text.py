@@ -429,3 +429,26 @@ def test_a_wrapped_line_breaks_between_piles_and_indents_its_continuation():
     deck = lines[at : at + 2]
     assert deck[1].startswith(" ") and deck[1].strip().startswith(("Strip", "Pioneer", "Tivoli"))
     assert not re.search(r"(Albion|Sphinx|Vega|Tivoli|Pioneer|Strip)$", deck[0])
+
+
+@pytest.mark.parametrize(
+    ("language", "legend"),
+    [
+        ("en", "## = the F block, out of play with two players"),
+        ("fr", "## = le bloc F, hors jeu à deux joueurs"),
+        ("it", "## = il blocco F, fuori gioco con due giocatori"),
+    ],
+)
+def test_the_out_of_play_block_is_marked_in_its_cells_and_said_in_the_legend(language, legend):
+    """The French board read "F1 hors jeF2 hors jeF3 hors je" (the word cut to its cell,
+    no gap) and the legend explained "out", a word the board never showed: every cell of
+    the F block says ``##`` with a space after it, and the legend says what ``##`` is."""
+    from django.utils import translation
+
+    state, _events = ENGINE.new_game(2, {"edition": "2024"}, "out-of-play")
+    with translation.override(language):
+        text = ENGINE.render_text(ENGINE.view(state, None))
+    f_lots = [lot for lot in LOTS if lot[0] == "F"]
+    assert f_lots and all(re.search(rf"\b{lot} ##( |$)", text, re.M) for lot in f_lots), text
+    assert legend in text.splitlines()
+    assert set(re.findall(r"\bF\d (\S+)", text)) == {"##"}  # not "hors je", "fuori g"

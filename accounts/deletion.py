@@ -6,10 +6,10 @@ the row keeps its id and loses everything that says who it was: the email become
 ``former-<id>@deleted.invalid`` (the address is free to sign up again), the display name goes
 (``User.name`` then reads "former player", in each reader's language), the password becomes
 unusable and the account inactive (no sign-in by any door), its tokens, email addresses,
-email choices and emails are deleted. Active games are resigned first through the games'
-own service (a bot plays the seat on), open games are left. Stored text that spelled the
-name out (a trade offer's "declined by Ada", other players' copies of emails) has it
-replaced. See docs/decisions/0011-your-data.md.
+email choices, emails, webhooks, pending events and calendar feed are deleted. Active games
+are resigned first through the games' own service (a bot plays the seat on), open games are
+left. Stored text that spelled the name out (a trade offer's "declined by Ada", other
+players' copies of emails) has it replaced. See docs/decisions/0011-your-data.md.
 
 This module sits above games, notifications and leagues (none of them imports it).
 """
@@ -29,7 +29,15 @@ from knox.models import AuthToken
 
 from accounts.models import FORMER_DOMAIN, User
 from games import services as games
-from games.models import Game, Invitation, Seat, TradeOffer
+from games.models import (
+    CalendarFeed,
+    Game,
+    Invitation,
+    PlayerEvent,
+    Seat,
+    TradeOffer,
+    Webhook,
+)
 from leagues import services as leagues
 from leagues.models import League
 from notifications.models import EmailPreference, Notification
@@ -121,11 +129,16 @@ def _forget_invitations(user: User) -> None:
 
 
 def _forget_access_and_email(user: User) -> None:
-    """No token, no address to sign in or sign up with, no email choices, no emails kept."""
+    """No token, no address to sign in or sign up with, no email choices, no emails kept,
+    and no channel left open: the webhooks (they would carry the table's talk to the
+    person's URL), the events waiting for them, the calendar feed's secret address."""
     AuthToken.objects.filter(user=user).delete()
     EmailAddress.objects.filter(Q(user=user) | Q(email__iexact=user.email)).delete()
     EmailPreference.objects.filter(user=user).delete()
     Notification.objects.filter(user=user).delete()
+    Webhook.objects.filter(user=user).delete()
+    PlayerEvent.objects.filter(user=user).delete()
+    CalendarFeed.objects.filter(user=user).delete()
 
 
 def _anonymise(user: User) -> None:

@@ -86,9 +86,14 @@ def set_preferences(
     ``choices`` (issue 13, all optional): ``digest``, ``digest_hour``, ``quiet_from``,
     ``quiet_until``, ``remind_before`` (hours) and ``muted`` (game ids: the whole set of
     muted games). The next digest moment is set here, in the user's zone, so the hourly run
-    reads only the players due."""
+    reads only the players due.
+
+    Choices that send game email end an unsubscription by an email's link (found by QA:
+    ``unsubscribed_at`` stayed, and the league emails, which read it, stayed off for good)."""
     known = {"digest", "digest_hour", "quiet_from", "quiet_until", "remind_before"}
-    defaults = {"turn_emails": turn_emails, "reminders": reminders}
+    defaults: dict[str, Any] = {"turn_emails": turn_emails, "reminders": reminders}
+    if turn_emails or reminders:
+        defaults["unsubscribed_at"] = None
     defaults.update({k: v for k, v in choices.items() if k in known})
     pref, _created = EmailPreference.objects.update_or_create(user=user, defaults=defaults)
     digest_at = (

@@ -159,7 +159,7 @@ def test_a_deleted_player_is_gone_and_their_games_stay_whole(
 
     client.force_login(zed)
     answer = client.post("/profile/delete/", {"password": PASSWORD})
-    assert answer.status_code == 302 and answer["Location"] == "/profile/deleted/"
+    assert answer.status_code == 302 and answer["Location"] == "/profile/deleted/?language=en"
     assert "Your account is deleted" in client.get(answer["Location"]).content.decode()
     assert client.get("/profile/").status_code == 302  # signed out
 
@@ -327,3 +327,18 @@ def test_her_notes_go_her_table_talk_stays_under_former_player(
     assert not JoinRequest.objects.filter(user=zed).exists()
     assert not LeagueInvitation.objects.filter(email__iexact=EMAIL).exists()
     assert not LeagueMail.objects.filter(to__iexact=EMAIL).exists()
+
+
+def test_the_goodbye_page_is_in_the_players_language(make_user: Callable[..., User]) -> None:
+    """QA: once the account is deleted the session is over, so the last page came in the
+    browser's language, not the player's."""
+    elise = make_user("elise", language="it")
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(elise)
+
+    answer = browser.post("/profile/delete/", {"password": PASSWORD}, follow=True)
+
+    html = answer.content.decode()
+    assert answer.status_code == 200 and "<h1>Il tuo account è stato eliminato</h1>" in html
+    assert answer["Content-Language"] == "it"
+    assert "Your account is deleted" not in html

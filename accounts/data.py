@@ -3,9 +3,12 @@
 Games come as the players themselves see them: a finished game as its public record
 (``games.services.export_game``, seed and all), a game not finished as the person's own
 seat's view (``games.selectors.game_view``) and its public move log, so the file never holds
-another player's hidden information. The emails are the ``Notification`` rows addressed to
-the person, every field but the internal ones, so a field added to the model shows up here
-without a change. The web door (``/profile/data/``) and the API (``GET
+another player's hidden information; of the table talk, what the person wrote, and their
+own notes (never another player's). The emails are the ``Notification`` rows addressed to
+the person (and the league emails, ``leagues.models.Mail``), every field but the internal
+ones, so a field added to the model shows up here without a change. Secrets that work as
+credentials (a token's digest, a webhook's signing secret, the calendar's address) are left
+out. The web door (``/profile/data/``) and the API (``GET
 /api/v1/profile/data/``) both serve :func:`personal_data`. See
 docs/decisions/0011-your-data.md.
 
@@ -20,15 +23,25 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Model
+from django.db.models import Model, Q
 from django.utils import timezone
 from knox.models import AuthToken
 
 from accounts.models import User
 from games import selectors
-from games.models import Game, Invitation, Seat, TradeOffer
+from games.models import (
+    CalendarFeed,
+    ChatMessage,
+    Game,
+    Invitation,
+    PlayerNote,
+    Seat,
+    TradeOffer,
+    Webhook,
+)
 from games.services import export_game
-from leagues.models import League, Membership, SeasonEntry
+from leagues.models import JoinRequest, League, LeagueInvitation, Membership, SeasonEntry
+from leagues.models import Mail as LeagueMail
 from notifications import services as notifications
 from notifications.models import Notification
 
@@ -36,6 +49,8 @@ FORMAT = "lords-personal-data/1"
 
 NOTIFICATION_INTERNALS = {"id", "user", "seat", "attempts", "due_at", "error"}
 """Bookkeeping of the sender (the claim, its retries), not part of the email."""
+MAIL_INTERNALS = {"id", "user", "attempts", "due_at", "error"}
+"""The same bookkeeping in the league emails (``leagues.models.Mail``)."""
 
 
 def personal_data(*, user: User) -> dict[str, Any]:
@@ -54,8 +69,12 @@ def personal_data(*, user: User) -> dict[str, Any]:
         ),
         "invitations": _invitations(user),
         "trade_offers": _trade_offers(seats),
+        "messages": _messages(user),
+        "notes": _notes(user),
         "leagues": _leagues(user),
         "emails": _emails(user),
+        "webhooks": _webhooks(user),
+        "calendar_feed": _calendar_feed(user),
     }
     loaded: dict[str, Any] = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
     return loaded
@@ -183,7 +202,59 @@ def _trade_offers(seats: list[Seat]) -> list[dict[str, Any]]:
     ]
 
 
-def _leagues(user: User) -> dict[str, list[Any]]:
+def _messages(user: User) -> list[dict[str, Any]]:
+    """What the person wrote at the tables (to the table, or privately to a seat), hidden
+    by staff or not: their words. What the others wrote is in each game's view."""
+    rows = (
+        ChatMessage.objects.filter(author__user=user)
+        .select_related("author", "to")
+        .order_by("created_at", "pk")
+    )
+    return [
+        {
+            "id": m.pk,
+            "game": m.game_id,
+            "seat": m.author.order,
+            "to": m.to.order if m.to is not None else None,
+            "text": m.text,
+            "source": m.source,
+            "created_at": m.created_at,
+            "hidden": m.hidden_at is not None,
+        }
+        for m in rows
+    ]
+
+
+def _notes(user: User) -> list[dict[str, Any]]:
+    """The person's private notes, game by game (only their own seats' notes)."""
+    rows = PlayerNote.objects.filter(seat__user=user).select_related("seat").order_by("seat_id")
+    return [{"game": n.seat.game_id, "text": n.text, "updated_at": n.updated_at} for n in rows]
+
+
+def _webhooks(user: User) -> list[dict[str, Any]]:
+    """The person's webhooks, never their signing secrets."""
+    rows = Webhook.objects.filter(user=user).order_by("pk")
+    return [
+        {
+            "id": h.pk,
+            "url": h.url,
+            "active": h.active,
+            "created_at": h.created_at,
+            "failures": h.failures,
+            "last_error": h.last_error,
+        }
+        for h in rows
+    ]
+
+
+def _calendar_feed(user: User) -> dict[str, Any] | None:
+    """Whether the person has a calendar address (since when); not the address itself: it
+    is a credential, as a token's secret is."""
+    feed = CalendarFeed.objects.filter(user=user).first()
+    return None if feed is None else {"created_at": feed.created_at}
+
+
+def _leagues(user: User) -> dict[str, Any]:
     memberships = Membership.objects.filter(user=user).select_related("league")
     entries = SeasonEntry.objects.filter(user=user).select_related("season__league")
     return {
@@ -205,6 +276,39 @@ def _leagues(user: User) -> dict[str, list[Any]]:
         "created": list(
             League.objects.filter(created_by=user).order_by("slug").values_list("slug", flat=True)
         ),
+        "join_requests": [
+            {"league": r.league.slug, "created_at": r.created_at}
+            for r in JoinRequest.objects.filter(user=user).select_related("league").order_by("pk")
+        ],
+        "invitations": _league_invitations(user),
+        "emails": [
+            _fields(m, MAIL_INTERNALS)
+            for m in LeagueMail.objects.filter(Q(user=user) | Q(to__iexact=user.email)).order_by(
+                "created_at", "pk"
+            )
+        ],
+    }
+
+
+def _league_invitations(user: User) -> dict[str, list[dict[str, Any]]]:
+    """League invitations to the person's address (with their link's token: it is theirs)
+    and those they sent (without it), as for the games' invitations."""
+    received = LeagueInvitation.objects.filter(email__iexact=user.email).select_related("league")
+    sent = LeagueInvitation.objects.filter(invited_by=user).select_related("league")
+
+    def row(invitation: LeagueInvitation, *, token: bool) -> dict[str, Any]:
+        found = {
+            "league": invitation.league.slug,
+            "email": invitation.email,
+            "invited_by": invitation.invited_by_id,
+            "created_at": invitation.created_at,
+            "accepted_at": invitation.accepted_at,
+        }
+        return {**found, "token": invitation.token} if token else found
+
+    return {
+        "received": [row(i, token=True) for i in received.order_by("pk")],
+        "sent": [row(i, token=False) for i in sent.order_by("pk")],
     }
 
 

@@ -6,10 +6,11 @@ the row keeps its id and loses everything that says who it was: the email become
 ``former-<id>@deleted.invalid`` (the address is free to sign up again), the display name goes
 (``User.name`` then reads "former player", in each reader's language), the password becomes
 unusable and the account inactive (no sign-in by any door), its tokens, email addresses,
-email choices and emails are deleted. Active games are resigned first through the games'
-own service (a bot plays the seat on), open games are left. Stored text that spelled the
-name out (a trade offer's "declined by Ada", other players' copies of emails) has it
-replaced. See docs/decisions/0011-your-data.md.
+email choices, emails (league ones too), webhooks, pending events, calendar feed and private
+notes are deleted. Active games are resigned first through the games' own service (a bot
+plays the seat on), open games are left. What they wrote at the tables stays, under "former
+player". Stored text that spelled the name out (a trade offer's "declined by Ada", other
+players' copies of emails) has it replaced. See docs/decisions/0011-your-data.md.
 
 This module sits above games, notifications and leagues (none of them imports it).
 """
@@ -29,9 +30,19 @@ from knox.models import AuthToken
 
 from accounts.models import FORMER_DOMAIN, User
 from games import services as games
-from games.models import Game, Invitation, Seat, TradeOffer
+from games.models import (
+    CalendarFeed,
+    Game,
+    Invitation,
+    PlayerEvent,
+    PlayerNote,
+    Seat,
+    TradeOffer,
+    Webhook,
+)
 from leagues import services as leagues
-from leagues.models import League
+from leagues.models import JoinRequest, League, LeagueInvitation
+from leagues.models import Mail as LeagueMail
 from notifications.models import EmailPreference, Notification
 
 FORMER_NAME = "former player"
@@ -75,6 +86,7 @@ def delete_account(*, user: User) -> Deleted:
         _leave_leagues(locked)
         _forget_invitations(locked)
         _forget_access_and_email(locked)
+        _forget_notes(locked)
         _anonymise(locked)
         _scrub_text(locked, names)
     user.refresh_from_db()
@@ -113,19 +125,34 @@ def _leave_leagues(user: User) -> None:
 
 
 def _forget_invitations(user: User) -> None:
-    """Invitations to the address: pending ones go, accepted ones keep the game's history
-    under the placeholder address."""
-    to_them = Invitation.objects.filter(email__iexact=user.email)
-    to_them.filter(accepted_at__isnull=True).delete()
-    to_them.update(email=former_email(user.pk))
+    """Invitations to the address, to a game or a league: pending ones go, accepted ones
+    keep the history under the placeholder address. The person's requests to join a league
+    go (an admin would otherwise let a former player in)."""
+    for model in (Invitation, LeagueInvitation):
+        to_them = model.objects.filter(email__iexact=user.email)
+        to_them.filter(accepted_at__isnull=True).delete()
+        to_them.update(email=former_email(user.pk))
+    JoinRequest.objects.filter(user=user).delete()
 
 
 def _forget_access_and_email(user: User) -> None:
-    """No token, no address to sign in or sign up with, no email choices, no emails kept."""
+    """No token, no address to sign in or sign up with, no email choices, no emails kept,
+    and no channel left open: the webhooks (they would carry the table's talk to the
+    person's URL), the events waiting for them, the calendar feed's secret address."""
     AuthToken.objects.filter(user=user).delete()
     EmailAddress.objects.filter(Q(user=user) | Q(email__iexact=user.email)).delete()
     EmailPreference.objects.filter(user=user).delete()
     Notification.objects.filter(user=user).delete()
+    LeagueMail.objects.filter(Q(user=user) | Q(to__iexact=user.email)).delete()
+    Webhook.objects.filter(user=user).delete()
+    PlayerEvent.objects.filter(user=user).delete()
+    CalendarFeed.objects.filter(user=user).delete()
+
+
+def _forget_notes(user: User) -> None:
+    """The private notes are the person's alone: nobody else reads them, so they go. (What
+    they wrote to the table stays, under "former player": it is the others' talk too.)"""
+    PlayerNote.objects.filter(seat__user=user).delete()
 
 
 def _anonymise(user: User) -> None:

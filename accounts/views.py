@@ -6,6 +6,7 @@ shown again with its errors and nothing is saved."""
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -13,12 +14,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import data, deletion
 from accounts.forms import DeleteAccountForm, ProfileForm, email_initial
+from accounts.middleware import LANGUAGES
 from accounts.models import User
 from notifications import services as notifications
 
@@ -80,12 +83,19 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         return render(request, "accounts/delete.html", context)
     if not form.is_valid():
         return render(request, "accounts/delete.html", context, status=400)
+    language = user.language  # (the deletion resets it)
     deletion.delete_account(user=user)
     logout(request)
-    return redirect("accounts:deleted")
+    return redirect(f"{reverse('accounts:deleted')}?{urlencode({'language': language})}")
 
 
 @require_http_methods(["GET", "HEAD"])
 def deleted(request: HttpRequest) -> HttpResponse:
-    """Where a deleted account lands, signed out: it is done, and what stays."""
+    """Where a deleted account lands, signed out: it is done, and what stays. In the
+    language the player had (``?language=``, set by :func:`delete_account`): the session is
+    over, so the browser's language would speak instead (found by QA)."""
+    language = request.GET.get("language", "")
+    if language in LANGUAGES:
+        translation.activate(language)  # (as for a signed-in player: the whole answer)
+        request.LANGUAGE_CODE = language
     return render(request, "accounts/deleted.html")

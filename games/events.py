@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.models import ChatMessage, Game, Move, PlayerEvent, Seat, TradeOffer, Webhook
@@ -135,9 +136,7 @@ def _seated(batch: Batch) -> Seated:
 def _read_seated(games: dict[int, list[int]]) -> Seated:
     """The seats and announced moves of ``games`` (``{game id: seqs}``), in two queries."""
     found: Seated = {}
-    for game_id, *seat in Seat.objects.filter(
-        game_id__in=list(games), user__isnull=False
-    ).values_list(
+    for game_id, *seat in _told(Seat.objects.filter(game_id__in=list(games))).values_list(
         "game_id", "user_id", "to_act", "bot", "game__status", "game__version", "game__deadline"
     ):
         found.setdefault(game_id, ([], []))[0].append(tuple(seat))
@@ -151,6 +150,13 @@ def _read_seated(games: dict[int, list[int]]) -> Seated:
     for game_id, *move in moves:
         found[game_id][1].append(tuple(move))
     return found
+
+
+def _told(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """The seats whose player hears of the game: a person with an account in use. A
+    deleted account (inactive, its seat kept for the record) is told nothing more: its
+    webhooks must not carry the table's talk to someone who left (found by QA)."""
+    return seats.filter(user__isnull=False, user__is_active=True)
 
 
 def record_table(sender: Any = None, *, game_id: int, change: str, **ids: Any) -> int:
@@ -180,9 +186,7 @@ def _offer_rows(offer_id: int, event: str, by: int | None) -> list[PlayerEvent]:
         "text": offer.text,
         "status": offer.status,
     }
-    users = Seat.objects.filter(game_id=offer.game_id, user__isnull=False).values_list(
-        "user_id", flat=True
-    )
+    users = _told(Seat.objects.filter(game_id=offer.game_id)).values_list("user_id", flat=True)
     return [
         PlayerEvent(
             user_id=user_id,
@@ -213,7 +217,7 @@ def _message_rows(message_id: int) -> list[PlayerEvent]:
         "private": message.to is not None,
         "text": message.text,
     }
-    seats = Seat.objects.filter(game_id=message.game_id, user__isnull=False)
+    seats = _told(Seat.objects.filter(game_id=message.game_id))
     return [
         PlayerEvent(
             user_id=seat.user_id,

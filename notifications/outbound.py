@@ -139,10 +139,14 @@ def _claim(hook_id: int, now: datetime) -> Webhook | None:
 
 
 def deliver(*, hook_id: int, now: datetime | None = None) -> int:
-    """The hook's undelivered events, in order, until one fails (then the backoff)."""
+    """The hook's undelivered events, in order, until one fails (then the backoff); none
+    for an inactive account, whose hook is switched off instead."""
     now = now or timezone.now()
     hook = _claim(hook_id, now)
     if hook is None:
+        return 0
+    if not hook.user.is_active:
+        _stop(hook)
         return 0
     events = list(
         PlayerEvent.objects.filter(user=hook.user, id__gt=hook.last_event).order_by("id")[:BATCH]
@@ -167,6 +171,17 @@ def deliver(*, hook_id: int, now: datetime | None = None) -> int:
     done = {"retry_at": None, "last_error": ""} | ({"pending": True} if more else {})
     Webhook.objects.filter(pk=hook.pk).update(**done)
     return delivered
+
+
+def _stop(hook: Webhook) -> None:
+    """Switch off, unsent, the hook of an account no longer in use (deleted, or deactivated
+    by staff): its events are not the receiver's any more (found by QA). Why, in the
+    player's language, as for any switched-off hook; no email (nothing is sent to them)."""
+    with translation.override(hook.user.language or settings.LANGUAGE_CODE):
+        reason = _("the account is deleted or deactivated")
+    Webhook.objects.filter(pk=hook.pk).update(
+        active=False, pending=False, retry_at=None, last_error=reason
+    )
 
 
 def _resolved(url: str) -> tuple[list[str], str]:

@@ -86,9 +86,14 @@ def set_preferences(
     ``choices`` (issue 13, all optional): ``digest``, ``digest_hour``, ``quiet_from``,
     ``quiet_until``, ``remind_before`` (hours) and ``muted`` (game ids: the whole set of
     muted games). The next digest moment is set here, in the user's zone, so the hourly run
-    reads only the players due."""
+    reads only the players due.
+
+    Choices that send game email end an unsubscription by an email's link (found by QA:
+    ``unsubscribed_at`` stayed, and the league emails, which read it, stayed off for good)."""
     known = {"digest", "digest_hour", "quiet_from", "quiet_until", "remind_before"}
-    defaults = {"turn_emails": turn_emails, "reminders": reminders}
+    defaults: dict[str, Any] = {"turn_emails": turn_emails, "reminders": reminders}
+    if turn_emails or reminders:
+        defaults["unsubscribed_at"] = None
     defaults.update({k: v for k, v in choices.items() if k in known})
     pref, _created = EmailPreference.objects.update_or_create(user=user, defaults=defaults)
     digest_at = (
@@ -126,11 +131,20 @@ def set_muted(*, user: Any, game_ids: set[int]) -> None:
     GameMute.objects.bulk_create([GameMute(user=user, game_id=g) for g in game_ids - have])
 
 
-def unsubscribe(*, user_id: int) -> bool:
-    """Turn every game email off for ``user_id`` (the one-click link); False: no such user."""
+def may_unsubscribe(user_id: int) -> bool:
+    """Whether the one-click link of ``user_id`` is one to honour: an account in use. A
+    deleted (or deactivated) one gets no email, and its link must not write its email
+    choices back after the deletion took them away (found by QA): it is refused like a bad
+    link."""
     from accounts.models import User
 
-    if not User.objects.filter(pk=user_id).exists():
+    return User.objects.filter(pk=user_id, is_active=True).exists()
+
+
+def unsubscribe(*, user_id: int) -> bool:
+    """Turn every game email off for ``user_id`` (the one-click link); False: no such user,
+    or not one in use (:func:`may_unsubscribe`)."""
+    if not may_unsubscribe(user_id):
         return False
     EmailPreference.objects.update_or_create(
         user_id=user_id,

@@ -15,9 +15,10 @@ from notifications.addresses import user_id_for_unsubscribe_token
 @require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with a button (link scanners follow GETs, so a GET changes nothing);
-    POST: unsubscribe from every game email. A bad token: 400, nothing changed."""
+    POST: unsubscribe from every game email. A bad token, or the link of a deleted
+    account: 400, nothing changed."""
     user_id = user_id_for_unsubscribe_token(token)
-    if user_id is None:
+    if user_id is None or not services.may_unsubscribe(user_id):
         return render(request, "notifications/unsubscribe_invalid.html", status=400)
     if request.method == "POST":
         if not services.unsubscribe(user_id=user_id):

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from icalendar import Calendar, Event
@@ -74,11 +74,15 @@ def _event(game: Game) -> Event:
 
 @require_GET
 def feed(request: HttpRequest, token: str) -> HttpResponse:
-    """The feed; an unknown (or replaced) token is a 404, as any unknown address."""
+    """The feed; an unknown (or replaced) token is a 404, as any unknown address. It is in
+    its player's language: a calendar app sends none (or its own), and nobody is signed in
+    (found by QA: a French player's feed was in English)."""
     found = CalendarFeed.objects.select_related("user").filter(token=token).first()
     if found is None or not found.user.is_active:
         raise Http404
-    response = HttpResponse(calendar_for(found.user), content_type="text/calendar; charset=utf-8")
+    with translation.override(found.user.language or settings.LANGUAGE_CODE):
+        calendar = calendar_for(found.user)
+    response = HttpResponse(calendar, content_type="text/calendar; charset=utf-8")
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -22,14 +22,18 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accounts.models import User
 from games import services
-from games.events import record_moves, write
-from games.models import Game, PlayerEvent, Webhook
+from games.events import record_moves, record_table, write
+from games.models import CalendarFeed, Game, PlayerEvent, Webhook
+from games.services import talk
+from games.web.calendar import new_feed
 from notifications import outbound
 from notifications.outbound import BATCH, MAX_FAILURES, deliver_due, sign
 from tests.api.helpers import body, make_player
@@ -485,3 +489,65 @@ def test_a_long_reason_is_cut_to_what_the_column_holds(make_game, receiver):
     outbound._failed(hook, "x" * 400, timezone.now())
     hook.refresh_from_db()
     assert hook.last_error == "x" * 300 and hook.failures == 1
+
+
+def test_a_deleted_account_hears_nothing_more_of_the_table(make_game, receiver):
+    """QA: Ada added a webhook, then deleted her account; Bob's next table message was still
+    written as an event of hers and POSTed to her URL, with her earlier private message.
+    Her webhooks, waiting events and calendar address go with the account."""
+    ada, bob, cy = make_player("ada"), make_player("bob"), make_player("cy")
+    made = ada.client.post("/api/v1/webhooks/", {"url": receiver.url}, format="json")
+    assert made.status_code == 201, made.content
+    game = make_game(ada.user, bob.user, cy.user)
+    to_bob = game.seats.get(user=bob.user).order
+    whisper = talk.say(game=game, user=ada.user, text="psst bob, ally?", to=to_bob)
+    record_table(game_id=game.pk, change="message", message_id=whisper.pk)
+    assert PlayerEvent.objects.filter(user=ada.user).exists()  # waiting for her hook
+    new_feed(ada.user)
+    browser = Client()
+    browser.force_login(ada.user)
+    deleted = browser.post("/profile/delete/", {"password": "a-long-password-1"})
+    assert deleted.status_code == 302
+
+    said = talk.say(game=game, user=bob.user, text="the table hears this")
+    record_table(game_id=game.pk, change="message", message_id=said.pk)
+    deliver_due()
+
+    assert receiver.received == []
+    assert not PlayerEvent.objects.filter(user=ada.user).exists()
+    assert not Webhook.objects.filter(user=ada.user).exists()
+    assert not CalendarFeed.objects.filter(user=ada.user).exists()
+    assert PlayerEvent.objects.filter(user=bob.user, kind="message").count() == 2
+
+
+def test_no_event_is_written_for_an_inactive_player(make_game):
+    """An account switched off (deleted, or deactivated by staff) is told nothing: no move,
+    no turn, no offer, no message becomes an event of theirs."""
+    ada, bob = make_player("ada"), make_player("bob")
+    game = make_game(ada.user, bob.user)
+    User.objects.filter(pk=ada.user.pk).update(is_active=False)
+    seat = seat_to_act(game)
+    services.submit_command(game=game, user=seat.user, text=legal_text(game))
+    record_moves(game_id=game.pk, seqs=[1])
+    said = talk.say(game=game, user=bob.user, text="anyone there?")
+    record_table(game_id=game.pk, change="message", message_id=said.pk)
+
+    assert not PlayerEvent.objects.filter(user=ada.user).exists()
+    assert {"move", "message"} <= set(
+        PlayerEvent.objects.filter(user=bob.user).values_list("kind", flat=True)
+    )
+
+
+def test_the_hook_of_an_inactive_player_is_switched_off_unsent(make_game, receiver):
+    """Events written before the account was switched off are not delivered, and the hook
+    stops: why, in the player's language."""
+    alice, hook = _hook_and_events(make_game, receiver)
+    User.objects.filter(pk=alice.user.pk).update(is_active=False, language="fr")
+
+    assert deliver_due() == 0
+    assert receiver.received == []
+    hook.refresh_from_db()
+    assert not hook.active and not hook.pending
+    assert hook.last_error == "le compte est supprimé ou désactivé"
+    assert deliver_due(now=timezone.now() + timedelta(days=1)) == 0
+    assert receiver.received == []

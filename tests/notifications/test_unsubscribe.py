@@ -46,3 +46,16 @@ def test_a_tampered_token_is_refused_and_changes_nothing(client, ada, bob, metho
 
 def test_the_link_in_the_email_is_the_view(ada, settings):
     assert unsubscribe_url(ada.pk) == settings.SITE_URL + _path(ada.pk)
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_deleted_accounts_link_is_refused_like_a_bad_one(client, ada, method):
+    """QA: the link of a deleted account still worked and wrote an email choice for it."""
+    from accounts.deletion import delete_account
+
+    path = _path(ada.pk)
+    delete_account(user=ada)
+    response = getattr(client, method)(path, HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 400
+    assert "Ce lien de désabonnement n'est pas valide" in response.content.decode()
+    assert not EmailPreference.objects.filter(user=ada).exists()

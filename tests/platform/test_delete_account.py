@@ -19,9 +19,12 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games import selectors, services
-from games.models import Game, Seat
+from games.models import Game, PlayerNote, Seat
+from games.services import talk
+from leagues import manage
 from leagues import services as leagues
-from leagues.models import Membership
+from leagues.models import JoinRequest, LeagueInvitation, Membership
+from leagues.models import Mail as LeagueMail
 from notifications.models import EmailPreference, Notification
 from tests.conftest import PASSWORD
 
@@ -156,7 +159,7 @@ def test_a_deleted_player_is_gone_and_their_games_stay_whole(
 
     client.force_login(zed)
     answer = client.post("/profile/delete/", {"password": PASSWORD})
-    assert answer.status_code == 302 and answer["Location"] == "/profile/deleted/"
+    assert answer.status_code == 302 and answer["Location"] == "/profile/deleted/?language=en"
     assert "Your account is deleted" in client.get(answer["Location"]).content.decode()
     assert client.get("/profile/").status_code == 302  # signed out
 
@@ -295,3 +298,47 @@ def test_password_guesses_at_the_delete_page_count_towards_the_lockout(
     api.force_authenticate(zed)
     refused = api.delete("/api/v1/profile/", {"password": PASSWORD}, format="json")
     assert refused.status_code == 429 and refused["Retry-After"]
+
+
+def test_her_notes_go_her_table_talk_stays_under_former_player(
+    zed: User, bob: User, cy: User, make_game: Any
+) -> None:
+    """QA: the private notes survived the deletion. They are the person's alone and go;
+    what they said at the table is the others' talk too and stays, under "former player".
+    The league's requests, invitation and email to the address go as well."""
+    from accounts.deletion import delete_account
+
+    game = make_game(zed, bob, cy)
+    talk.say(game=game, user=zed, text="hello table")
+    talk.save_note(game=game, user=zed, text="bob bluffs")
+    talk.save_note(game=game, user=cy, text="cy's plan")
+    closed = leagues.create_league(creator=bob, name="By Approval", game_type="vegas", open=False)
+    manage.ask_to_join(league=closed, user=zed)
+    manage.invite(league=closed, by=bob, email=EMAIL)
+
+    delete_account(user=zed)
+
+    assert not PlayerNote.objects.filter(seat__user=zed).exists()
+    assert talk.note_of(game=game, user=cy) == "cy's plan"
+    chat = _token_client(bob).get(f"/api/v1/games/{game.pk}/chat/")
+    assert [(m["author_name"], m["text"]) for m in chat.json()] == [
+        ("former player", "hello table")
+    ]
+    assert not JoinRequest.objects.filter(user=zed).exists()
+    assert not LeagueInvitation.objects.filter(email__iexact=EMAIL).exists()
+    assert not LeagueMail.objects.filter(to__iexact=EMAIL).exists()
+
+
+def test_the_goodbye_page_is_in_the_players_language(make_user: Callable[..., User]) -> None:
+    """QA: once the account is deleted the session is over, so the last page came in the
+    browser's language, not the player's."""
+    elise = make_user("elise", language="it")
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.force_login(elise)
+
+    answer = browser.post("/profile/delete/", {"password": PASSWORD}, follow=True)
+
+    html = answer.content.decode()
+    assert answer.status_code == 200 and "<h1>Il tuo account è stato eliminato</h1>" in html
+    assert answer["Content-Language"] == "it"
+    assert "Your account is deleted" not in html

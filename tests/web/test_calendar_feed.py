@@ -65,3 +65,23 @@ def test_a_new_address_voids_the_old_one_and_unknown_ones_are_not_found(
 def test_only_a_signed_in_player_makes_an_address(client: Any) -> None:
     response = client.post("/games/calendar/new/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_feed_is_in_the_players_language_not_the_calendar_apps(
+    client: Any, make_game: Any, make_user: Any, bob: Any
+) -> None:
+    """QA: a calendar app sends no Accept-Language, so a French player's feed was in
+    English: it is in the language of the player the feed is for."""
+    elise = make_user("elise", language="fr")
+    games = (make_game(elise, bob) for _ in range(10))  # (each seed its own first player)
+    game = next(g for g in games if seat_to_act(g).user == elise)
+    client.force_login(elise)
+    client.post("/games/calendar/new/")
+    address = _address(client)
+    client.logout()
+
+    calendar = Calendar.from_ical(client.get(address).content)
+
+    assert str(calendar["X-WR-CALNAME"]) == "Lords\u00a0: tes échéances"
+    [event] = calendar.walk("VEVENT")
+    assert str(event["SUMMARY"]) == f"Échéance dans Vegas #{game.pk}"

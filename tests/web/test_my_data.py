@@ -1,7 +1,8 @@
 """Download my data (``/profile/data/`` and ``GET /api/v1/profile/data/``): one JSON file with
 the profile, the games (a finished one as its record, a running one as the player's own seat
 sees it: never another player's hidden information), the emails sent to the player, email
-choices, tokens (never their secrets), invitations, trade offers and leagues."""
+choices, tokens (never their secrets), invitations, trade offers, leagues, what the player
+wrote at the tables and their notes (never another player's), webhooks and the calendar."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from rest_framework.test import APIClient
 from accounts.data import NOTIFICATION_INTERNALS
 from accounts.models import User
 from games import selectors, services
-from games.models import Game, Seat
+from games.models import Game, Seat, Webhook
+from games.services import talk
+from games.web.calendar import new_feed
+from leagues import manage
 from leagues import services as leagues
 from notifications.models import Notification
 from tests.api.test_hidden_information import leaks
@@ -169,3 +173,62 @@ def test_it_needs_a_sign_in(client: Client) -> None:
     response = client.get("/profile/data/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     assert APIClient().get("/api/v1/profile/data/").status_code == 401
+
+
+@pytest.fixture
+def talked(ada: User, bob: User, cy: User, make_game: Any) -> dict[str, Any]:
+    """A game of three where Ada, Bob and Cy talk and keep notes; Ada's webhook, calendar
+    address, request to join a league by approval and invitation to another (emailed)."""
+    game = make_game(ada, bob, cy)
+    order = {u.pk: game.seats.get(user=u).order for u in (ada, bob, cy)}
+    talk.say(game=game, user=ada, text="hello table")
+    talk.say(game=game, user=ada, text="ally, bob?", to=order[bob.pk])
+    talk.say(game=game, user=bob, text="cy, let us betray her", to=order[cy.pk])
+    talk.save_note(game=game, user=ada, text="bob bluffs on the Strip")
+    talk.save_note(game=game, user=cy, text="cy's secret plan")
+    hook = Webhook.objects.create(user=ada, url="https://hooks.example.org/ada", secret="whsec_S3")
+    feed = new_feed(ada)
+    closed = leagues.create_league(creator=bob, name="By Approval", game_type="vegas", open=False)
+    manage.ask_to_join(league=closed, user=ada)
+    invited = leagues.create_league(creator=bob, name="Night Owls", game_type="vegas")
+    to_ada = manage.invite(league=invited, by=bob, email="ada@example.org")
+    manage.invite(league=invited, by=bob, email="cy@example.org")
+    return {
+        "game": game,
+        "order": order,
+        "hook": hook,
+        "feed": feed,
+        "closed": closed,
+        "invited": invited,
+        "to_ada": to_ada,
+    }
+
+
+def test_it_holds_what_she_wrote_her_notes_hooks_and_league_mail(
+    talked: dict[str, Any], ada: User, bob: User
+) -> None:
+    """QA: the file left out her notes, her chat messages, her webhooks, her calendar
+    address, her league requests, invitations and league emails."""
+    response, data = _download(ada)
+    game, order = talked["game"], talked["order"]
+    assert [(m["game"], m["seat"], m["to"], m["text"]) for m in data["messages"]] == [
+        (game.pk, order[ada.pk], None, "hello table"),
+        (game.pk, order[ada.pk], order[bob.pk], "ally, bob?"),
+    ]
+    assert [(n["game"], n["text"]) for n in data["notes"]] == [(game.pk, "bob bluffs on the Strip")]
+    assert [(h["url"], h["active"]) for h in data["webhooks"]] == [
+        ("https://hooks.example.org/ada", True)
+    ]
+    assert data["calendar_feed"] == {"created_at": _jsonable(talked["feed"].created_at)}
+    mine = data["leagues"]
+    assert [r["league"] for r in mine["join_requests"]] == [talked["closed"].slug]
+    assert [(i["league"], i["token"]) for i in mine["invitations"]["received"]] == [
+        (talked["invited"].slug, talked["to_ada"].token)
+    ]
+    assert [(m["kind"], m["to"], m["league"]) for m in mine["emails"]] == [
+        ("invitation", "ada@example.org", talked["invited"].pk)
+    ]
+    text = response.content.decode()
+    for secret in ("let us betray her", "cy's secret plan", "whsec_S3", talked["feed"].token):
+        assert secret not in text  # never another player's hidden words, never a credential
+    assert "cy@example.org" not in text

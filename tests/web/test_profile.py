@@ -13,7 +13,12 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import MAX_AWAY_DAYS, User
+from leagues import manage
+from leagues import services as leagues
+from leagues.models import Mail as LeagueMail
 from notifications import services as notifications
+from notifications.addresses import unsubscribe_token
+from notifications.models import EmailPreference
 from notifications.services import notify_game
 from tests.web.helpers import actor, page_text
 
@@ -357,3 +362,29 @@ def test_each_fields_help_is_the_one_its_input_points_at(client: Any, ada: User)
     assert pointed, "no input points at a help text"
     ids = set(re.findall(r'\bid="([^"]+)"', page))
     assert pointed <= ids, pointed - ids
+
+
+def _unsubscribed_at(user: User) -> Any:
+    """As stored (``notifications.preference`` keeps the row it read on the user object)."""
+    return EmailPreference.objects.get(user=user).unsubscribed_at
+
+
+def test_game_emails_turned_back_on_end_the_unsubscription(
+    client: Any, ada: User, bob: User
+) -> None:
+    """QA: after an email's "unsubscribe", turning the emails back on in the settings left
+    the unsubscription in place, and league emails stayed off for good."""
+    league = leagues.create_league(creator=bob, name="Night Owls", game_type="vegas")
+    leagues.join_league(league=league, user=ada)
+    client.post(f"/notifications/unsubscribe/{unsubscribe_token(ada.pk)}/")
+    assert _unsubscribed_at(ada) is not None
+    client.force_login(ada)
+
+    all_off = form_data(turn_emails=None, reminders=None)
+    assert client.post("/profile/", all_off).status_code == 302
+    assert _unsubscribed_at(ada) is not None  # still all off
+    assert client.post("/profile/", form_data()).status_code == 302
+
+    assert _unsubscribed_at(ada) is None
+    manage.announce(league=league, by=bob, subject="Season 2", body="Soon.")
+    assert LeagueMail.objects.filter(to=ada.email, kind="announcement").exists()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from django.db.models import Q
 
 
 def verified_emails(user: Any) -> set[str]:
@@ -24,6 +25,16 @@ def verified_emails(user: Any) -> set[str]:
         return set()
     found = EmailAddress.objects.filter(user_id=user.pk, verified=True)
     return {email.lower() for email in found.values_list("email", flat=True)}
+
+
+def to_verified(field: str, user: Any) -> Q:
+    """Rows whose address ``field`` is one of the user's *verified* addresses (none for no
+    address): only those are theirs. An unconfirmed address may be anybody's claim, so its
+    invitations, their tokens and the emails to it are not (review, issue 15 session)."""
+    found = Q(pk__in=[])
+    for email in verified_emails(user):
+        found |= Q(**{f"{field}__iexact": email})
+    return found
 
 
 def record_verified(user: Any) -> None:

@@ -27,6 +27,7 @@ from django.db.models import Model, Q
 from django.utils import timezone
 from knox.models import AuthToken
 
+from accounts.addresses import to_verified
 from accounts.models import User
 from games import selectors
 from games.models import (
@@ -155,10 +156,10 @@ def _seconds(value: timedelta) -> float:
 def _invitations(user: User) -> dict[str, list[dict[str, Any]]]:
     """Invitations sent to the person's address and those they sent (never the join token
     of someone else's invitation)."""
-    received = Invitation.objects.filter(email__iexact=user.email).order_by("pk")
+    received = Invitation.objects.filter(Q(invitee=user) | to_verified("email", user))
     sent = Invitation.objects.filter(invited_by=user).order_by("pk")
     return {
-        "received": [_invitation(i, token=True) for i in received],
+        "received": [_invitation(i, token=True) for i in received.order_by("pk")],
         "sent": [_invitation(i, token=False) for i in sent],
     }
 
@@ -283,9 +284,9 @@ def _leagues(user: User) -> dict[str, Any]:
         "invitations": _league_invitations(user),
         "emails": [
             _fields(m, MAIL_INTERNALS)
-            for m in LeagueMail.objects.filter(Q(user=user) | Q(to__iexact=user.email)).order_by(
-                "created_at", "pk"
-            )
+            for m in LeagueMail.objects.filter(
+                Q(user=user) | Q(user__isnull=True) & to_verified("to", user)
+            ).order_by("created_at", "pk")
         ],
     }
 
@@ -293,7 +294,7 @@ def _leagues(user: User) -> dict[str, Any]:
 def _league_invitations(user: User) -> dict[str, list[dict[str, Any]]]:
     """League invitations to the person's address (with their link's token: it is theirs)
     and those they sent (without it), as for the games' invitations."""
-    received = LeagueInvitation.objects.filter(email__iexact=user.email).select_related("league")
+    received = LeagueInvitation.objects.filter(to_verified("email", user)).select_related("league")
     sent = LeagueInvitation.objects.filter(invited_by=user).select_related("league")
 
     def row(invitation: LeagueInvitation, *, token: bool) -> dict[str, Any]:

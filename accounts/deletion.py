@@ -28,6 +28,7 @@ from django.db import transaction
 from django.db.models import Q
 from knox.models import AuthToken
 
+from accounts.addresses import to_verified
 from accounts.models import FORMER_DOMAIN, User
 from games import services as games
 from games.models import (
@@ -129,9 +130,12 @@ def _forget_invitations(user: User) -> None:
     keep the history under the placeholder address. The person's requests to join a league
     go (an admin would otherwise let a former player in)."""
     for model in (Invitation, LeagueInvitation):
-        to_them = model.objects.filter(email__iexact=user.email)
-        to_them.filter(accepted_at__isnull=True).delete()
-        to_them.update(email=former_email(user.pk))
+        # Only to the person's *verified* addresses: an unconfirmed one may be someone
+        # else's, and so are its invitations.
+        theirs = model.objects.filter(to_verified("email", user))
+        theirs.filter(accepted_at__isnull=True).delete()
+        theirs.update(email=former_email(user.pk))
+    Invitation.objects.filter(invitee=user).update(email=former_email(user.pk))
     JoinRequest.objects.filter(user=user).delete()
 
 
@@ -140,10 +144,13 @@ def _forget_access_and_email(user: User) -> None:
     and no channel left open: the webhooks (they would carry the table's talk to the
     person's URL), the events waiting for them, the calendar feed's secret address."""
     AuthToken.objects.filter(user=user).delete()
+    # (before the addresses go: the emails to them are found by the verified ones)
+    LeagueMail.objects.filter(
+        Q(user=user) | Q(user__isnull=True) & to_verified("to", user)
+    ).delete()
     EmailAddress.objects.filter(Q(user=user) | Q(email__iexact=user.email)).delete()
     EmailPreference.objects.filter(user=user).delete()
     Notification.objects.filter(user=user).delete()
-    LeagueMail.objects.filter(Q(user=user) | Q(to__iexact=user.email)).delete()
     Webhook.objects.filter(user=user).delete()
     PlayerEvent.objects.filter(user=user).delete()
     CalendarFeed.objects.filter(user=user).delete()

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.test import Client
 from knox.models import AuthToken
@@ -232,3 +233,33 @@ def test_it_holds_what_she_wrote_her_notes_hooks_and_league_mail(
     for secret in ("let us betray her", "cy's secret plan", "whsec_S3", talked["feed"].token):
         assert secret not in text  # never another player's hidden words, never a credential
     assert "cy@example.org" not in text
+
+
+def test_an_unconfirmed_address_gets_nothing_sent_to_it(bob: User, make_user: Any) -> None:
+    """Anyone may sign up with an address they do not own and be signed in at once: the
+    file must not hand them the invitations (and their tokens) nor the emails sent to that
+    address, and deleting such an account must not delete them (found by review)."""
+    from accounts.deletion import delete_account
+    from games.models import Invitation
+    from leagues.models import LeagueInvitation
+    from leagues.models import Mail as LeagueMail
+
+    game = services.create_game(creator=bob, game_type="vegas", seats=3, private=True)
+    invited = services.invite(game=game, by=bob, email="alice@example.net")
+    league = leagues.create_league(creator=bob, name="Closed Door", game_type="vegas", open=False)
+    manage.invite(league=league, by=bob, email="alice@example.net")
+    to_alice = LeagueInvitation.objects.get(email="alice@example.net")
+    assert LeagueMail.objects.filter(to="alice@example.net").exists()
+
+    squatter = make_user("alice@example.net")
+    EmailAddress.objects.filter(user=squatter).update(verified=False)  # as a sign-up leaves it
+    _, data = _download(squatter)
+    file = json.dumps(data)
+    for token in (invited.token, to_alice.token):
+        assert token not in file, file[max(file.find(token) - 300, 0) : file.find(token) + 40]
+    assert data["invitations"]["received"] == [] and data["leagues"]["emails"] == []
+
+    delete_account(user=squatter)
+    assert Invitation.objects.filter(pk=invited.pk, email="alice@example.net").exists()
+    assert LeagueInvitation.objects.filter(pk=to_alice.pk, email="alice@example.net").exists()
+    assert LeagueMail.objects.filter(to="alice@example.net").exists()

@@ -205,9 +205,11 @@ def _trade_offers(seats: list[Seat]) -> list[dict[str, Any]]:
 
 def _messages(user: User) -> list[dict[str, Any]]:
     """What the person wrote at the tables (to the table, or privately to a seat), hidden
-    by staff or not: their words. What the others wrote is in each game's view."""
+    by staff or not: their words; and what was written privately to them (not hidden by
+    the staff). Never a private message between two others; the table's talk of others is
+    not theirs to take."""
     rows = (
-        ChatMessage.objects.filter(author__user=user)
+        ChatMessage.objects.filter(Q(author__user=user) | Q(to__user=user, hidden_at__isnull=True))
         .select_related("author", "to")
         .order_by("created_at", "pk")
     )

@@ -83,7 +83,9 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         return render(request, "accounts/delete.html", context)
     if not form.is_valid():
         return render(request, "accounts/delete.html", context, status=400)
-    language = user.language  # (the deletion resets it)
+    # The language the player was reading in (their saved one, or the language cookie's,
+    # which wins over it): the deletion resets the saved one.
+    language = getattr(request, "LANGUAGE_CODE", "") or user.language
     deletion.delete_account(user=user)
     logout(request)
     return redirect(f"{reverse('accounts:deleted')}?{urlencode({'language': language})}")

@@ -342,3 +342,20 @@ def test_the_goodbye_page_is_in_the_players_language(make_user: Callable[..., Us
     assert answer.status_code == 200 and "<h1>Il tuo account è stato eliminato</h1>" in html
     assert answer["Content-Language"] == "it"
     assert "Your account is deleted" not in html
+
+
+def test_the_goodbye_page_keeps_the_language_the_player_chose_by_cookie(
+    make_user: Callable[..., User],
+) -> None:
+    """The language cookie wins over the saved language on every page (review): the last
+    page keeps it too."""
+    from django.conf import settings
+
+    fabio = make_user("fabio", language="en")
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    browser.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
+    browser.force_login(fabio)
+
+    answer = browser.post("/profile/delete/", {"password": PASSWORD}, follow=True)
+
+    assert "<h1>Il tuo account è stato eliminato</h1>" in answer.content.decode()

@@ -210,11 +210,13 @@ def test_it_holds_what_she_wrote_her_notes_hooks_and_league_mail(
 ) -> None:
     """QA: the file left out her notes, her chat messages, her webhooks, her calendar
     address, her league requests, invitations and league emails."""
-    response, data = _download(ada)
     game, order = talked["game"], talked["order"]
+    talk.say(game=game, user=bob, text="yes, ada", to=order[ada.pk])
+    response, data = _download(ada)
     assert [(m["game"], m["seat"], m["to"], m["text"]) for m in data["messages"]] == [
         (game.pk, order[ada.pk], None, "hello table"),
         (game.pk, order[ada.pk], order[bob.pk], "ally, bob?"),
+        (game.pk, order[bob.pk], order[ada.pk], "yes, ada"),  # written to her: hers too
     ]
     assert [(n["game"], n["text"]) for n in data["notes"]] == [(game.pk, "bob bluffs on the Strip")]
     assert [(h["url"], h["active"]) for h in data["webhooks"]] == [

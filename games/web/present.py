@@ -329,12 +329,16 @@ def _placing_label(view: dict[str, Any], number: int) -> str:
     roll = view.get("roll") or {}
     own = list(roll.get("own", [])).count(number)
     white = list(roll.get("white", [])).count(number)
+    whites = ngettext(
+        "%(white)s white die on casino %(n)s", "%(white)s white dice on casino %(n)s", white
+    ) % {"white": white, "n": number}
+    if white and not own:  # (it said "0 dé + 1 blanc(s)")
+        return whites
     if white:
-        return ngettext(
-            "%(own)s die + %(white)s white on casino %(n)s",
-            "%(own)s dice + %(white)s white on casino %(n)s",
-            own,
-        ) % {"own": own, "white": white, "n": number}
+        return ngettext("%(own)s die + %(whites)s", "%(own)s dice + %(whites)s", own) % {
+            "own": own,
+            "whites": whites,
+        }
     return ngettext("%(own)s die on casino %(n)s", "%(own)s dice on casino %(n)s", own) % {
         "own": own,
         "n": number,

@@ -77,3 +77,22 @@ def test_a_vegas_result_is_the_money_and_the_notes_it_is_in(language: str, said:
     with translation.override(language):
         (row,) = present.placings(game)
     assert row["detail"].endswith(said) and "+" not in row["detail"], row["detail"]
+
+
+@pytest.mark.parametrize(
+    ("language", "own", "white", "said"),
+    [
+        ("en", [], [3], "1 white die on casino 3"),
+        ("en", [3, 3], [3, 3], "2 dice + 2 white dice on casino 3"),
+        ("fr", [], [3], "1 dé blanc sur le casino 3"),
+        ("fr", [3], [3, 3], "1 dé + 2 dés blancs sur le casino 3"),
+        ("it", [], [3], "1 dado bianco sul casinò 3"),
+    ],
+)
+def test_a_place_button_says_what_goes_where(
+    language: str, own: list[int], white: list[int], said: str
+) -> None:
+    """A Vegas place button with only neutral dice said "0 dé + 1 blanc(s)" (found by
+    play-testing)."""
+    with translation.override(language):
+        assert present._placing_label({"roll": {"own": own, "white": white}}, 3) == said

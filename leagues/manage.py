@@ -334,8 +334,8 @@ def use_tool(*, game: Game | int, by: Any, tool: str, why: str, **arguments: Any
     return move
 
 
-_said_later = lazy(lambda say, *args: say(*args), str)
-"""A call made when its result is put in a template (under the reader's language)."""
+_seat_taker_later = lazy(seat_taker, str)
+"""``seat_taker``, said when the email is rendered (under its reader's language)."""
 
 
 def _tell_players(game_id: int, move: Any, by: Any, people: list[User]) -> None:
@@ -352,8 +352,8 @@ def _tell_players(game_id: int, move: Any, by: Any, people: list[User]) -> None:
                 "why": event["why"],
                 "hours": event.get("hours"),
                 # (said when the email is rendered, in its reader's language)
-                "before": _said_later(seat_taker, event, "before"),
-                "after": _said_later(seat_taker, event, "after"),
+                "before": _seat_taker_later(event, "before"),
+                "after": _seat_taker_later(event, "after"),
                 "link": reverse("web:game", kwargs={"game_id": game.pk}),
                 "deadline": game.deadline,
             },

@@ -15,17 +15,28 @@ from tests.web.helpers import page_text
 
 pytestmark = pytest.mark.django_db
 
+FORM = {
+    "name": "Desert Cup",
+    "game_type": "vegas",
+    "turn_hours": "48",
+    "max_timeouts": "3",
+    "vacation_days": "14",
+}
+"""What both tests post (the fields a new game does not change)."""
 
-def _options(html: str, select: str) -> list[str]:
+
+def _select(html: str, select: str) -> str:
     found = re.search(rf'<select name="{select}"[^>]*>(.*?)</select>', html, re.S)
     assert found
-    return re.findall(r'<option value="([^"]*)"', found.group(1))
+    return found.group(1)
+
+
+def _options(html: str, select: str) -> list[str]:
+    return re.findall(r'<option value="([^"]*)"', _select(html, select))
 
 
 def _selected(html: str, select: str) -> str | None:
-    found = re.search(rf'<select name="{select}"[^>]*>(.*?)</select>', html, re.S)
-    assert found
-    chosen = re.search(r'<option value="([^"]*)"[^>]*selected', found.group(1))
+    chosen = re.search(r'<option value="([^"]*)"[^>]*selected', _select(html, select))
     return chosen.group(1) if chosen else None
 
 
@@ -42,13 +53,9 @@ def test_changing_the_game_shows_its_options_without_an_error(
     answer = client.post(
         "/leagues/new/",  # (the button's formaction, "?")
         {
-            "name": "Desert Cup",
-            "game_type": "vegas",  # changed from Lords of Vegas
+            **FORM,  # the game changed from Lords of Vegas, its options not yet
             "edition": "2024",
             "players_per_game": "6",
-            "turn_hours": "48",
-            "max_timeouts": "3",
-            "vacation_days": "14",
             "membership": "approval",
             "change_game": "1",
         },
@@ -69,16 +76,7 @@ def test_the_league_is_made_with_the_new_games_options(ada: User, client: Client
     client.force_login(ada)
     answer = client.post(
         "/leagues/new/",
-        {
-            "name": "Desert Cup",
-            "game_type": "vegas",
-            "edition": "neutral",
-            "players_per_game": "3",
-            "turn_hours": "48",
-            "max_timeouts": "3",
-            "vacation_days": "14",
-            "membership": "open",
-        },
+        {**FORM, "edition": "neutral", "players_per_game": "3", "membership": "open"},
     )
     assert answer.status_code == 302
     league = League.objects.get()

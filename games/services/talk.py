@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -142,14 +142,24 @@ def seat_named(game: Game, name: str) -> Seat | None:
 def visible_to(seat: Seat) -> QuerySet[ChatMessage]:
     """The messages ``seat``'s player may read in its game, newest first: to the table or
     between them and another player, not hidden, not by a player they muted."""
+    return _readable(seat).select_related("author__user", "to__user").order_by("-pk")
+
+
+def _readable(seat: Seat) -> QuerySet[ChatMessage]:
     muted = ChatMute.objects.filter(seat=seat).values("muted_id")
     return (
         ChatMessage.objects.filter(game_id=seat.game_id, hidden_at__isnull=True)
         .filter(Q(to__isnull=True) | Q(to=seat) | Q(author=seat))
         .exclude(author_id__in=muted)
-        .select_related("author__user", "to__user")
-        .order_by("-pk")
     )
+
+
+def newest_seen(seat: Seat) -> tuple[int | None, int]:
+    """The newest message ``seat``'s player may read and how many they may read: a board
+    page open on the game redraws its talk when either changes (a message said, hidden, or
+    from a player just muted)."""
+    found = _readable(seat).order_by().aggregate(newest=Max("pk"), count=Count("pk"))
+    return found["newest"], found["count"]
 
 
 def messages_for(

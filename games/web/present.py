@@ -285,6 +285,7 @@ def command_groups(
             row[-1]["label"] = _placing_label(view, int(command["number"]))
     shown = [
         {
+            "key": verb,
             "verb": _verb(verb),
             "count": sum(map(len, rows.values())),
             "open": sum(map(len, rows.values())) <= BUTTONS_OPEN,
@@ -354,7 +355,14 @@ def _bets(bets: dict[str, int], view: dict[str, Any] | None) -> list[dict[str, A
         for lot, most in sorted(bets.items())
     ]
     return [
-        {"verb": _verb("gamble"), "count": len(fields), "open": True, "bets": fields, "rows": []}
+        {
+            "key": "gamble",
+            "verb": _verb("gamble"),
+            "count": len(fields),
+            "open": True,
+            "bets": fields,
+            "rows": [],
+        }
     ]
 
 

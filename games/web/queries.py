@@ -14,7 +14,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games import selectors
-from games.models import Game, Invitation, TradeOffer
+from games.models import Game, Invitation, Seat, TradeOffer
+from games.services import talk
 from games.services.errors import NotFound
 from games.services.games import invitation_problem, may_manage, start_refusal
 from games.services.lookups import engine_for
@@ -135,8 +136,8 @@ def replay_page(*, game_id: int, seq: int, user: Any) -> dict[str, Any]:
 
 def live_version(*, game_id: int, user: Any) -> dict[str, Any]:
     """What an open board page polls: a tag that changes whenever anything it shows may
-    have changed (a move, an offer, an answer to one), and whether it waits on the viewer.
-    Two small queries, no engine work."""
+    have changed (a move, an offer, an answer to one, a message the viewer may read), and
+    whether it waits on the viewer. Small queries, no engine work."""
     game = selectors.game_by_id(game_id=game_id)
     selectors.check_visible(game=game, user=user)
     return live_tag(game, user)
@@ -147,9 +148,11 @@ def live_tag(game: Game, user: Any) -> dict[str, Any]:
     the tag its live.js starts from)."""
     offers = TradeOffer.objects.filter(game=game).order_by("pk")
     answers = list(offers.values_list("pk", "status", "accepted_by"))
-    seats = list(game.seats.order_by("order").values_list("user_id", "resigned", "to_act"))
-    mine = any(u == user.pk and not resigned and acts for u, resigned, acts in seats)
-    digest = hashlib.sha256(repr((answers, seats)).encode()).hexdigest()[:16]
+    seats = list(game.seats.order_by("order").values_list("user_id", "resigned", "to_act", "id"))
+    mine = any(u == user.pk and not resigned and acts for u, resigned, acts, _ in seats)
+    seat = next((Seat(pk=pk, game_id=game.pk) for u, *_, pk in seats if u == user.pk), None)
+    said = talk.newest_seen(seat) if seat is not None and user.pk is not None else None
+    digest = hashlib.sha256(repr((answers, seats, said)).encode()).hexdigest()[:16]
     tag = f"{game.version}-{game.status}-{digest}"
     return {"tag": tag, "your_turn": mine and game.status == Game.Status.ACTIVE}
 

@@ -62,6 +62,8 @@ def test_a_move_in_one_browser_appears_in_the_other_without_reload(
     mover = game.seats.get(to_act=True).user
     watcher = pages[bob.pk if mover == ada else ada.pk]
     before = watcher.inner_text("#version")
+    watcher.focus("#chat-form button")  # (in no redrawn part)
+    watcher.focus("#moves a >> nth=0")  # a link in a part the move redraws
     here = pages[mover.pk]
     here.click("#move-form button.cmd >> nth=0")  # a button: the confirm step, then yes
     here.click("#confirm-form button.primary")
@@ -72,6 +74,20 @@ def test_a_move_in_one_browser_appears_in_the_other_without_reload(
     assert watcher.inner_text("#version") != before
     last = Move.objects.filter(game=game).order_by("-seq").first()
     assert last is not None and last.text in watcher.inner_text("#log")
+    # The focus stayed on the link (the part was redrawn around it), and a screen reader
+    # hears what happened: the move's sentence, then that it is the watcher's turn.
+    assert watcher.evaluate("document.activeElement.closest('#moves') !== null")
+    expect(watcher.locator("#live-news")).to_contain_text("Your turn", timeout=10_000)
+    sentence = watcher.inner_text("#log .sentences li >> nth=0")
+    assert sentence in watcher.inner_text("#live-news")
+    # Table talk comes in live too, and is said.
+    here.fill("#chat-text", "Good luck on the next roll")
+    here.click("#chat-form button")
+    expect(watcher.locator("#chat-log")).to_contain_text(
+        "Good luck on the next roll", timeout=20_000
+    )
+    expect(watcher.locator("#live-news")).to_contain_text("Good luck on the next roll")
+    assert watcher.evaluate("window.notReloaded") is True
 
 
 def _positions(game: Game) -> list[str]:

@@ -15,6 +15,7 @@ from games import selectors, services
 from games.engines.lords_of_vegas.board import LOTS, TRACK
 from games.engines.registry import get_engine
 from games.models import Move
+from games.services import talk
 from tests.web.helpers import actor, page_text
 from tests.web.play import play, play_one
 from tests.web.test_hidden_information import leaks
@@ -213,3 +214,24 @@ def test_the_live_tag_changes_with_a_move_or_an_offer_and_answers_304_otherwise(
 
 def actor_colour(game: Any, user: Any) -> str:
     return str(game.seats.get(user=user).colour)
+
+
+def test_the_live_tag_follows_the_talk_the_viewer_may_read_and_no_other(
+    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
+) -> None:
+    """An open board page redraws its talk when a message it would show is said (or
+    hidden); a private message between two others changes nothing for the third, so
+    its page cannot tell that they talk."""
+    game = make_game(ada, bob, cy, game_type="vegas")
+    client.force_login(ada)
+    url = f"/games/{game.pk}/live/"
+    etag = client.get(url)["ETag"]
+    order = {s.user_id: s.order for s in game.seats.all()}
+    talk.say(game=game, user=bob, text="just between us", to=order[cy.pk])
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    said = talk.say(game=game, user=bob, text="hello table")
+    answer = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert answer.status_code == 200
+    assert "hello table" in page_text(_page(client, game, ada))
+    talk.hide_messages(messages=[said], by=ada)  # (as staff do)
+    assert client.get(url, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 200

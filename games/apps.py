@@ -11,11 +11,12 @@ class GamesConfig(AppConfig):
         from django.utils import formats, translation
 
         from games.engines.text import install_translator
+        from lords.elision import fit
 
         def number(value: int) -> str:
             return formats.number_format(value, force_grouping=True)
 
-        install_translator(translation.gettext, translation.ngettext, number)
+        install_translator(translation.gettext, translation.ngettext, number, fit)
 
         from allauth.account.signals import user_signed_up
 

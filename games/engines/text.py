@@ -37,21 +37,32 @@ def _english_number(value: int) -> str:
     return f"{value:,}"
 
 
+def _as_written(template: str, params: Mapping[str, Any]) -> str:
+    return template
+
+
 _translator: dict[str, Any] = {
     "gettext": _english,
     "ngettext": _english_plural,
     "number": _english_number,
+    "fit": _as_written,
 }
 
 
 def install_translator(
-    gettext: Gettext, ngettext: Ngettext, number: Callable[[int], str] | None = None
+    gettext: Gettext,
+    ngettext: Ngettext,
+    number: Callable[[int], str] | None = None,
+    fit: Callable[[str, Mapping[str, Any]], str] | None = None,
 ) -> None:
-    """Render every Text through these from now on (the platform's catalogs, and its way of
-    writing a number in the active language: ``50,000``, ``50 000``, ``50.000``)."""
+    """Render every Text through these from now on (the platform's catalogs, its way of
+    writing a number in the active language: ``50,000``, ``50 000``, ``50.000``, and its
+    way of fitting a translated sentence to the words put in it: French "de Ada" is
+    written "d'Ada")."""
     _translator["gettext"] = gettext
     _translator["ngettext"] = ngettext
     _translator["number"] = number or _english_number
+    _translator["fit"] = fit or _as_written
 
 
 @dataclass(frozen=True)
@@ -81,7 +92,9 @@ class Text:
             template = str(_translator["gettext"](self.msgid))
         if not self.params:
             return template
-        return template % {key: _rendered(value) for key, value in self.params.items()}
+        rendered = {key: _rendered(value) for key, value in self.params.items()}
+        fitted: str = _translator["fit"](template, rendered)
+        return fitted % rendered
 
     def to_json(self) -> dict[str, Any]:
         """The message id and its parameters, for a client that translates itself."""

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games.engines.base import GameEngine
 from games.engines.registry import get_engine
 from games.models import Game, Seat
+from lords.elision import fit
 
 
 def colour_name(engine: GameEngine | None, colour: str) -> str:
@@ -68,7 +69,8 @@ def not_your_turn(
                 "colour": seat_colour(seat, engine),
                 "name": seat.name,
             }
-        return _("it is %(name)s's turn, not yours") % {"name": seat.name}
+        said = {"name": seat.name}
+        return fit(_("it is %(name)s's turn, not yours"), said) % said
     labels = [
         seat_label(by_order[o], engine) if o in by_order else _("seat %(seat)s") % {"seat": o}
         for o in waiting

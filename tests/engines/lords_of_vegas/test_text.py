@@ -324,7 +324,7 @@ def disguised() -> Iterator[None]:
     try:
         yield
     finally:
-        install_translator(saved["gettext"], saved["ngettext"])
+        engine_text._translator.update(saved)  # (all of it: numbers, the fitting too)
 
 
 PARAMETERS = re.compile(

@@ -53,7 +53,7 @@ def shouting() -> Iterator[None]:
     try:
         yield
     finally:
-        install_translator(saved["gettext"], saved["ngettext"])
+        engine_text._translator.update(saved)  # (all of it: numbers, the fitting too)
 
 
 def _bare_english(rendered: str) -> list[str]:

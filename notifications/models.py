@@ -110,6 +110,9 @@ class Notification(models.Model):
         FAILED = "failed", "failed"
         # Stored and held through the recipient's quiet hours: due_at is their end.
         WAITING = "waiting", "waiting for the end of quiet hours"
+        # Not sent: by the time it could go (quiet hours over, a retry), it was no longer
+        # true (a 'your turn' or a reminder for a turn that had ended, a game over).
+        DROPPED = "dropped", "not sent: out of date"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -668,10 +668,15 @@ def deliver(game: Game, seats: list[Seat], notices: list[Notice]) -> int:
                 failed(note, error or RuntimeError("not composed"))
                 continue
             store(note, message)
-        if hold(note, notice.seat.user):
+        if hold(note, notice.seat.user, deadline=_deadline_of(game, notice)):
             continue
         sent += send_stored(note)
     return sent
+
+
+def _deadline_of(game: Game, notice: Notice) -> datetime | None:
+    """The deadline a reminder is about (None for any other email)."""
+    return game.deadline if notice.kind == Kind.REMINDER else None
 
 
 def _composed(
@@ -685,16 +690,49 @@ def _composed(
         return None, exc
 
 
-def hold(note: Notification, user: Any, now: datetime | None = None) -> bool:
+def hold(
+    note: Notification, user: Any, now: datetime | None = None, deadline: datetime | None = None
+) -> bool:
     """Keep a stored email until the end of the recipient's quiet hours, if it is within
-    them: ``waiting``, due then (:func:`send_due` sends it). True: held. An answer to the
-    player's own reply is never held (they are awake: they just wrote)."""
+    them: ``waiting``, due then (:func:`send_due` sends it). True: held (or dropped). An
+    answer to the player's own reply is never held (they are awake: they just wrote). A
+    reminder of ``deadline`` that quiet hours would hold until the deadline or later is
+    dropped: it would come when there is nothing left to remind of (a deadline is moved out
+    of the player's quiet hours, so it often falls right at their end)."""
     if note.kind in (Kind.ANSWER, Kind.DIGEST_ANSWER) or user is None:
         return False
     until = quiet_end(preference(user), user.time_zone, now or timezone.now())
     if until is None:
         return False
+    if deadline is not None and until >= deadline:
+        drop(note.pk)
+        return True
     Notification.objects.filter(pk=note.pk).update(status=Notification.Status.WAITING, due_at=until)
+    return True
+
+
+def drop(pk: int) -> None:
+    """The email of row ``pk`` is not to be sent: it is out of date."""
+    Notification.objects.filter(pk=pk).update(status=Notification.Status.DROPPED, due_at=None)
+
+
+def still_true(note: Notification, now: datetime) -> bool:
+    """Whether a 'your turn' or a reminder still says something true when it can go at last
+    (at the end of the player's quiet hours, or on a retry): the game still runs and still
+    waits on the seat; a reminder's deadline is still ahead, and still the one it named
+    (the version it was about). Any other email stays true (a result, an answer)."""
+    if note.kind not in (Kind.TURN, Kind.REMINDER):
+        return True
+    game, seat = note.game, note.seat
+    if game is None or seat is None or game.status != Game.Status.ACTIVE or not seat.to_act:
+        return False
+    if note.kind == Kind.REMINDER:
+        return (
+            game.version == note.version
+            and game.paused_at is None
+            and game.deadline is not None
+            and game.deadline > now
+        )
     return True
 
 
@@ -716,6 +754,9 @@ def send_due(*, now: datetime | None = None, batch: int = 100) -> int:
     for pk in due:
         note = take_back(pk, waiting & Q(due_at__lte=now), now)
         if note is None:
+            continue
+        if not still_true(note, now):
+            drop(note.pk)
             continue
         if not note.subject and not _compose_again(note):
             continue

@@ -437,10 +437,10 @@ def lords_board(
 
 def _track(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The score track's spaces 0-90 (the gaps widen: 8, 10, 12... 81, 90), each with the
-    colours of the markers on it."""
-    on: dict[int, list[str]] = {}
+    markers on it: their colours, and the colours' names in the reader's language."""
+    on: dict[int, list[dict[str, str]]] = {}
     for p in view["players"]:
-        on.setdefault(p["score"], []).append(p["colour"])
+        on.setdefault(p["score"], []).append({"colour": p["colour"], "name": _colour(p["colour"])})
     track = view["track"]
     return [
         {

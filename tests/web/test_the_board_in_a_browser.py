@@ -62,6 +62,7 @@ def test_a_move_in_one_browser_appears_in_the_other_without_reload(
     mover = game.seats.get(to_act=True).user
     watcher = pages[bob.pk if mover == ada else ada.pk]
     before = watcher.inner_text("#version")
+    watcher.click("#board-list summary")  # a disclosure the player opened stays open
     watcher.focus("#chat-form button")  # (in no redrawn part)
     watcher.focus("#moves a >> nth=0")  # a link in a part the move redraws
     here = pages[mover.pk]
@@ -77,6 +78,7 @@ def test_a_move_in_one_browser_appears_in_the_other_without_reload(
     # The focus stayed on the link (the part was redrawn around it), and a screen reader
     # hears what happened: the move's sentence, then that it is the watcher's turn.
     assert watcher.evaluate("document.activeElement.closest('#moves') !== null")
+    assert watcher.evaluate("document.getElementById('board-list').open") is True
     expect(watcher.locator("#live-news")).to_contain_text("Your turn", timeout=10_000)
     sentence = watcher.inner_text("#log .sentences li >> nth=0")
     assert sentence in watcher.inner_text("#live-news")
@@ -165,6 +167,8 @@ def test_axe_finds_nothing_serious_and_the_screenshots(
                     wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
                     if wide > 0:
                         problems.append((name, language, "wider than the phone by", wide))
+                if name == "board-lords-mid" and device == "desktop":
+                    problems += _colour_alone(page, language)
                 if (device, language) in (("desktop", "en"), ("phone", "fr")):
                     found = Axe().run(page).response["violations"]
                     problems += [
@@ -174,3 +178,28 @@ def test_axe_finds_nothing_serious_and_the_screenshots(
                     ]
             page.context.close()
     assert problems == []
+
+
+SHAPE = "(el) => getComputedStyle(el, '::after').content"
+
+
+def _colour_alone(page: Page, language: str) -> list[tuple[Any, ...]]:
+    """Whose die, parking lot and score marker is which is not said by colour alone (WCAG
+    1.4.1): each seat's colour has its own shape, the same in the players' table (the key)
+    as on the board; the score track's markers are named in the reader's language."""
+    problems: list[tuple[Any, ...]] = []
+    key = {}
+    for swatch in page.locator("#table .swatch[class*=colour-]").all():
+        colour = next(c for c in (swatch.get_attribute("class") or "").split() if "colour-" in c)
+        key[colour] = swatch.evaluate(SHAPE)
+    if len(set(key.values())) != len(key) or any(v in ("none", "") for v in key.values()):
+        problems.append(("players' shapes", key))
+    for item in page.locator(".lov-grid .die[class*=colour-], .lov-grid .marker").all():
+        colour = next(c for c in (item.get_attribute("class") or "").split() if "colour-" in c)
+        if item.evaluate(SHAPE) != key.get(colour):
+            problems.append(("a board piece without its owner's shape", colour))
+    names = page.locator(".track .swatch").evaluate_all("els => els.map(e => e.ariaLabel)")
+    english = {"black", "blue", "green", "purple", "red", "yellow"}
+    if language != "en" and set(names) & english:
+        problems.append(("track markers named in English", names))
+    return problems

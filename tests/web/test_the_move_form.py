@@ -189,12 +189,20 @@ def test_the_command_groups_are_headed_in_the_reader_s_language(
     assert not [s for s in summaries if s.startswith(("build", "end"))]
     heads = re.findall(r'<span class="cmd-head">([^<]*)</span>', html)
     assert heads and all(h.startswith(f"{build} ") for h in heads), heads
-    buttons = re.findall(
-        r'name="choice" value="([^"]*)" class="cmd" title="([^"]*)">([^<]*)<', html
+    found = re.findall(
+        r'name="choice" value="([^"]*)" class="cmd" title="([^"]*)">'
+        r'(?:<span class="sr-only">([^<]*)</span>)?([^<]*)<',
+        html,
     )
+    buttons = [(value, title, label) for value, title, _, label in found]
     builds = [b for b in buttons if b[0].startswith("build ")]
     assert builds and all(v == t and label.strip() == v.split()[-1] for v, t, label in builds)
     assert ("end", "end", end) in buttons
+    # A screen reader names each button with its verb too ("Construire C7 albion"), not
+    # "albion" alone; a button that is its verb ("Finir le tour") says it once.
+    spoken = {value: f"{said}{label}".strip() for value, _, said, label in found}
+    assert all(spoken[v].startswith(f"{build} ") for v, _, _ in builds), spoken
+    assert spoken["end"] == end
 
 
 @pytest.mark.parametrize(

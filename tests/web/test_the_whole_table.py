@@ -37,7 +37,11 @@ def test_the_build_buttons_say_their_price(client: Any, ada: Any, bob: Any, make
     game = make_game(ada, bob, game_type="lords-of-vegas")
     for _ in range(20):
         html = _page(client, game, actor(game))
-        builds = re.findall(r'value="build (\w+) \w+"[^>]*>\w+ <span class="cost">([^<]+)<', html)
+        builds = re.findall(
+            r'value="build (\w+) \w+"[^>]*>(?:<span class="sr-only">[^<]*</span>)?\w+ '
+            r'<span class="cost">([^<]+)<',
+            html,
+        )
         if builds:
             break
         play_one(game)

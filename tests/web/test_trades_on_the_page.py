@@ -4,6 +4,7 @@ message; a refusal shows the page again with the service's message and writes no
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -271,3 +272,25 @@ def test_the_parties_read_an_offer_in_words_and_who_declined_it_in_their_languag
     page = page_text(_page(client, game, ada))
     assert f"refusée (par {bob.name})" in page and "declined by" not in page
     assert offer.message == "" and offer.closed_by == game.seats.get(user=bob)
+
+
+def test_a_refused_proposal_puts_the_player_on_the_trade_field(client: Any, game: Any) -> None:
+    """The page came back with the focus in the move box, at the top of the page, far from
+    the refusal below the board: a keyboard or screen-reader user did not find it."""
+    player = game.seats.get(to_act=True).user
+    response = _propose(client, game, player, "give nonsense")
+    page = response.content.decode()
+    fields = re.findall(r"<textarea [^>]*>", page)
+    focused = [f for f in fields if " autofocus" in f]
+    assert len(focused) == 1 and 'name="trade"' in focused[0], fields
+    assert 'aria-invalid="true"' in focused[0] and "trade-error" in focused[0]
+
+
+def test_a_refused_command_marks_the_move_box_invalid(client: Any, game: Any) -> None:
+    player = game.seats.get(to_act=True).user
+    client.force_login(player)
+    sent = {"text": "build Z9 sphinx", "expected_version": game.version, "idempotency_key": "k1"}
+    page = client.post(f"/games/{game.pk}/", sent).content.decode()
+    assert 'id="move-error"' in page
+    [box] = re.findall(r'<textarea name="text" id="id_text"[^>]*>', page)
+    assert 'aria-invalid="true"' in box and "move-error" in box

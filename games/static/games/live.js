@@ -54,9 +54,11 @@
   }
 
   function keepOpen(old, now) {
-    /* a group of buttons the player opened (or closed) stays so */
-    old.querySelectorAll("details[data-group]").forEach(function (d) {
-      var twin = now.querySelector("details[data-group='" + d.dataset.group + "']");
+    /* what the player opened (or closed) stays so: a group of buttons, a disclosure */
+    if (old.matches("details") && now.matches("details")) now.open = old.open;
+    old.querySelectorAll("details[data-group], details[id]").forEach(function (d) {
+      var twin = d.id ? now.querySelector("#" + CSS.escape(d.id))
+        : now.querySelector("details[data-group='" + d.dataset.group + "']");
       if (twin) twin.open = d.open;
     });
   }
@@ -72,16 +74,28 @@
     return found.reverse().slice(-MOST); /* (both lists are newest first) */
   }
 
+  function offerLine(li) {
+    /* an offer's own line: its number, trade, proposer and state, not its buttons */
+    var line = li.cloneNode(true);
+    line.querySelectorAll("ul, form, a.button, div").forEach(function (el) { el.remove(); });
+    return text(line);
+  }
+
   function said(page, turnBefore) {
+    /* each new move by its first sentence (what was done: the payouts that follow would
+       make a turn a minute's listening), each new or changed trade offer, each new
+       message, then whether it is now the player's turn */
     var lines = [];
     fresh(document.getElementById("log"), page.getElementById("log"), function (li) {
       return li.getAttribute("value");
     }).forEach(function (li) {
-      var sentences = li.querySelectorAll(".sentences li");
-      var who = text(li.querySelector(".log-head strong"));
-      if (sentences.length) sentences.forEach(function (s) { lines.push(text(s)); });
-      else lines.push(who + " " + text(li.querySelector(".log-head code")));
+      var first = li.querySelector(".sentences li");
+      lines.push(first ? text(first) : text(li.querySelector(".log-head strong")) + " " +
+        text(li.querySelector(".log-head code")));
     });
+    fresh(document.querySelector("#trades ul.offers"), page.querySelector("#trades ul.offers"),
+      function (li) { return li.id + "|" + text(li.querySelector(".tag")); }
+    ).forEach(function (li) { lines.push(offerLine(li)); });
     fresh(document.getElementById("chat-log"), page.getElementById("chat-log"), function (li) {
       return li.id;
     }).forEach(function (li) {
@@ -101,6 +115,7 @@
     var page = new DOMParser().parseFromString(html, "text/html");
     var words = said(page, turnBefore);
     var focused = document.activeElement !== document.body ? document.activeElement : null;
+    var at = focused ? focused.getBoundingClientRect().top : 0;
     parts.forEach(function (id) {
       var old = document.getElementById(id);
       var now = page.getElementById(id);
@@ -109,7 +124,11 @@
         keepOpen(old, node);
         var had = focused && old.contains(focused);
         old.replaceWith(node);
-        if (had) refocus(node, focused);
+        if (had) {
+          refocus(node, focused);
+          /* the control stays where the player saw it, though the parts above it grew or shrank */
+          window.scrollBy(0, document.activeElement.getBoundingClientRect().top - at);
+        }
       } else if (!old && now) { /* a new part (a result, trade offers): reload once idle */
         if (!busy(document.body)) location.reload();
       }

@@ -95,7 +95,10 @@
     });
     fresh(document.querySelector("#trades ul.offers"), page.querySelector("#trades ul.offers"),
       function (li) { return li.id + "|" + text(li.querySelector(".tag")); }
-    ).forEach(function (li) { lines.push(offerLine(li)); });
+    ).forEach(function (li) {
+      var words = li.querySelector(".sentences li"); /* the trade in words, not in notation */
+      lines.push(offerLine(li) + (words ? ": " + text(words) : ""));
+    });
     fresh(document.getElementById("chat-log"), page.getElementById("chat-log"), function (li) {
       return li.id;
     }).forEach(function (li) {

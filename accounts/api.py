@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 
 from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import MAX_NAME_LENGTH, check_away_until, check_display_name, time_zones
+from accounts.rules import MAX_NAME_LENGTH, away_until_to_save, check_display_name, time_zones
 from lords.api.auth import SessionAuthentication, TokenAuthentication
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
@@ -123,11 +123,11 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
             raise serializers.ValidationError(exc.messages) from exc
 
     def validate_away_until(self, value: datetime | None) -> datetime | None:
+        saved = self.instance.away_until if self.instance else None
         try:
-            check_away_until(value)
+            return away_until_to_save(value, saved)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.messages) from exc
-        return value
 
     def validate_time_zone(self, value: str) -> str:
         if value not in time_zones():

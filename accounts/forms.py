@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import check_away_until, check_display_name, time_zones
+from accounts.rules import away_until_to_save, check_display_name, shown_away_until, time_zones
 from games.engines.registry import get_engine
 from games.models import Game
 from notifications.choices import check_lead_times, check_quiet_hours
@@ -132,6 +132,7 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.initial["away_until"] = shown_away_until(self.initial.get("away_until"))
         self.fields["away_until"].help_text = gettext(
             "Vacation: until then, the games waiting on you push their deadline to your "
             "return. At most %(days)s days ahead; leave it empty when you are not away."
@@ -151,12 +152,10 @@ class ProfileForm(forms.ModelForm):
             raise forms.ValidationError(exc.messages) from exc
 
     def clean_away_until(self) -> datetime | None:
-        value: datetime | None = self.cleaned_data.get("away_until")
         try:
-            check_away_until(value)
+            return away_until_to_save(self.cleaned_data.get("away_until"), self.instance.away_until)
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from exc
-        return value
 
     def clean_remind_before(self) -> list[int]:
         value = self.cleaned_data.get("remind_before") or ""

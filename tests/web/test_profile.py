@@ -167,6 +167,52 @@ def test_a_vacation_in_the_past_or_too_far_is_refused_and_nothing_is_saved(
     assert saved(ada) == before
 
 
+def away_field(html: str) -> str:
+    """The ``away_until`` input as the page drew it."""
+    return html.split('name="away_until"', 1)[1].split(">", 1)[0]
+
+
+def test_a_vacation_that_has_ended_is_not_shown_and_the_page_saves(client: Any, ada: User) -> None:
+    """Play-testing: once a vacation had ended, the page still showed its end, and every
+    save was refused ("... is in the past") until the player emptied the field."""
+    ended = (timezone.now() - timedelta(hours=3)).replace(second=27)
+    User.objects.filter(pk=ada.pk).update(away_until=ended)
+    client.force_login(ada)
+    assert "value=" not in away_field(client.get("/profile/").content.decode())
+
+    # A page opened before the end and sent after it sends the end back, unchanged.
+    response = client.post("/profile/", form_data(display_name="Back", away_until=local(ended)))
+    assert response.status_code == 302
+    ada.refresh_from_db()
+    assert (ada.display_name, ada.away_until) == ("Back", None)
+
+
+def test_a_new_vacation_end_in_the_past_is_still_refused(client: Any, ada: User) -> None:
+    ended = timezone.now() - timedelta(hours=3)
+    User.objects.filter(pk=ada.pk).update(away_until=ended)
+    client.force_login(ada)
+    typed = local(ended - timedelta(days=1))
+    response = client.post("/profile/", form_data(display_name="Back", away_until=typed))
+    assert response.status_code == 400
+    assert "is in the past: give a time to come back" in page_text(response.content.decode())
+    ada.refresh_from_db()
+    assert (ada.display_name, ada.away_until) == ("", ended)
+
+
+def test_the_api_takes_back_the_vacation_end_it_showed_once_it_has_passed(
+    client: Any, ada: User
+) -> None:
+    """A client that sends back the profile it read (its ``away_until`` passed since) is
+    not refused either: the vacation is over."""
+    User.objects.filter(pk=ada.pk).update(away_until=timezone.now() - timedelta(hours=3))
+    client.force_login(ada)
+    me = client.get("/api/v1/me/").json()
+    body = {"display_name": "Back", "away_until": me["away_until"]}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert (response.json()["display_name"], response.json()["away_until"]) == ("Back", None)
+
+
 def test_the_refusal_names_the_time_as_the_player_reads_it(client: Any, ada: User) -> None:
     client.force_login(ada)
     data = form_data(away_until="2001-01-01T10:00", time_zone="UTC")

@@ -50,12 +50,16 @@ ZONE_REGIONS = {
     "Pacific": _("Pacific"),
 }
 """The regions of the IANA names a person lives in; the rest ("Factory", "localtime",
-"Etc/GMT+5", the old "US/Eastern" aliases) is left out of the list."""
+"Etc/GMT+5", the old "US/Eastern" aliases) is left out of the list, but for the player's
+own saved zone."""
 
 
-def zone_choices() -> list[tuple[str, Any]]:
+def zone_choices(kept: str = "UTC") -> list[tuple[str, Any]]:
     """The time zones grouped by region, each labelled by its place ("Argentina / Buenos
-    Aires"), UTC first."""
+    Aires"), UTC first. ``kept``, the player's saved zone, is offered after UTC, by its
+    name, when the list leaves it out ("US/Eastern", "Etc/GMT+5": the API takes any IANA
+    name): else the page showed UTC, and saving another field stored it (found by
+    play-testing)."""
     groups: dict[str, list[tuple[str, str]]] = {region: [] for region in ZONE_REGIONS}
     for zone in sorted(time_zones()):
         region, _sep, place = zone.partition("/")
@@ -64,7 +68,9 @@ def zone_choices() -> list[tuple[str, Any]]:
     grouped: list[tuple[str, Any]] = [
         (str(ZONE_REGIONS[region]), zones) for region, zones in groups.items() if zones
     ]
-    return [("UTC", "UTC"), *grouped]
+    listed = {zone for zones in groups.values() for zone, _place in zones}
+    extra = [(kept, kept)] if kept in time_zones() and kept not in listed | {"UTC"} else []
+    return [("UTC", "UTC"), *extra, *grouped]
 
 
 class ProfileForm(forms.ModelForm):
@@ -133,6 +139,9 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initial["away_until"] = shown_away_until(self.initial.get("away_until"))
+        zone_field = self.fields["time_zone"]
+        assert isinstance(zone_field, forms.ChoiceField)
+        zone_field.choices = zone_choices(kept=self.instance.time_zone)
         self.fields["away_until"].help_text = gettext(
             "Vacation: until then, the games waiting on you push their deadline to your "
             "return. At most %(days)s days ahead; leave it empty when you are not away."

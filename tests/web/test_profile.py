@@ -103,6 +103,24 @@ def test_the_time_zones_are_grouped_by_region_without_the_odd_names(client: Any,
     assert '<option value="America/Argentina/Buenos_Aires">Argentina / Buenos Aires' in options
 
 
+@pytest.mark.parametrize("zone", ["US/Eastern", "Etc/GMT+5"])
+def test_a_zone_the_list_leaves_out_stays_when_another_field_is_saved(
+    client: Any, ada: User, zone: str
+) -> None:
+    """Play-testing: a zone set through the API (which takes any IANA name) was not in the
+    page's list, which showed UTC, and saving the display name stored UTC."""
+    client.force_login(ada)
+    response = client.patch("/api/v1/me/", {"time_zone": zone}, content_type="application/json")
+    assert response.status_code == 200
+    html = client.get("/profile/").content.decode()
+    assert f'<option value="{zone}" selected>{zone}</option>' in html
+    assert client.post("/profile/", form_data(time_zone=zone)).status_code == 302
+    ada.refresh_from_db()
+    assert (ada.display_name, ada.time_zone) == ("Ada L.", zone)
+    client.force_login(User.objects.create_user("bob@example.org", "a-long-password-1"))
+    assert f'<option value="{zone}"' not in client.get("/profile/").content.decode()
+
+
 def test_saving_changes_every_field(client: Any, ada: User) -> None:
     client.force_login(ada)
     back = (timezone.now() + timedelta(days=10)).replace(second=0, microsecond=0)

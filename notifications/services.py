@@ -96,6 +96,9 @@ def set_preferences(
         defaults["unsubscribed_at"] = None
     defaults.update({k: v for k, v in choices.items() if k in known})
     pref, _created = EmailPreference.objects.update_or_create(user=user, defaults=defaults)
+    # The row just saved replaces the one ``preference`` kept on the user object (the
+    # profile API read the old one back into its answer: found by play-testing).
+    user.email_preference = pref
     digest_at = (
         next_digest(pref.digest_hour, user.time_zone, timezone.now())
         if pref.digest and pref.turn_emails

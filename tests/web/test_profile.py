@@ -395,6 +395,22 @@ def test_the_api_reads_and_changes_the_email_choices(
     }
 
 
+def test_the_api_answers_with_the_choices_it_saved(
+    client: Any, ada: User, bob: User, make_game: Any
+) -> None:
+    """Play-testing: a change of saved choices was answered with the old ones (the answer
+    read the row as it was before the save); a GET then showed the new ones."""
+    game = make_game(ada, bob)
+    notifications.set_preferences(user=ada, turn_emails=True, reminders=True, digest_hour=9)
+    client.force_login(ada)
+    body = {"email_choices": {"digest_hour": 8, "muted": [game.pk]}}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    answered = response.json()["email_choices"]
+    assert (answered["digest_hour"], answered["muted"]) == (8, [game.pk])
+    assert client.get("/api/v1/me/").json()["email_choices"] == answered
+
+
 @pytest.mark.parametrize(
     "email_choices",
     [

@@ -39,11 +39,14 @@ from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 @dataclass(frozen=True)
 class ProfilePart:
     """A part of the profile another app keeps (notifications: the email choices), read
-    and written under its own name in ``/api/v1/me/``."""
+    and written under its own name in ``/api/v1/me/``. ``zone_changed`` is told when the
+    player's time zone changes (after it is saved, in the same transaction): the part may
+    keep moments in it (notifications: the next digest)."""
 
     serializer: Callable[[], serializers.Field[Any, Any, Any, Any]]
     read: Callable[[User], dict[str, Any]]
     save: Callable[[User, dict[str, Any]], None]
+    zone_changed: Callable[[User], None] | None = None
 
 
 PROFILE_PARTS: dict[str, ProfilePart] = {}
@@ -109,11 +112,14 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     def update(self, instance: User, validated_data: dict[str, Any]) -> User:
         """The profile and the other apps' parts are saved together, or none is."""
         changes = {name: validated_data.pop(name, None) for name in PROFILE_PARTS}
+        zone_moved = validated_data.get("time_zone", instance.time_zone) != instance.time_zone
         with transaction.atomic():
             user = super().update(instance, validated_data)
             for name, part in PROFILE_PARTS.items():
                 if changes[name]:
                     part.save(user, changes[name])
+                if zone_moved and part.zone_changed is not None:
+                    part.zone_changed(user)
         return user
 
     def validate_display_name(self, value: str) -> str:

@@ -122,4 +122,5 @@ def part() -> ProfilePart:
         ),
         read=email_choices_of,
         save=save_email_choices,
+        zone_changed=lambda user: notifications.follow_time_zone(user=user),
     )

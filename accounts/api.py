@@ -18,6 +18,8 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
@@ -54,6 +56,33 @@ PROFILE_PARTS: dict[str, ProfilePart] = {}
 on it, and the games' API, which routes ``/me/``, stays clear of them (import-linter)."""
 
 
+class ZonedDateTimeField(serializers.DateTimeField):
+    """A moment as the API takes it: a date and time with its zone (``Z`` or an offset).
+    One without it is refused with a message saying so: read as UTC, it put a vacation's
+    end hours away from the one meant (found by play-testing)."""
+
+    def to_internal_value(self, value: datetime | str) -> datetime:
+        if isinstance(value, str) and _without_zone(value):
+            raise serializers.ValidationError(
+                gettext(
+                    "%(value)s has no time zone: add one, for example 2030-08-01T09:00:00Z "
+                    "(UTC) or 2030-08-01T11:00:00+02:00."
+                )
+                % {"value": value},
+                code="invalid",
+            )
+        return super().to_internal_value(value)
+
+
+def _without_zone(text: str) -> bool:
+    """Whether ``text`` is a date and time (or a date) without a zone."""
+    try:
+        parsed = parse_datetime(text)
+    except ValueError:  # (well formed, but no such day: the field's own message says so)
+        return False
+    return parsed is not None and timezone.is_naive(parsed)
+
+
 class ProfileSerializer(serializers.ModelSerializer[User]):
     """What a player may read and change about themselves."""
 
@@ -73,7 +102,7 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     language = serializers.ChoiceField(
         choices=[code for code, _ in settings.LANGUAGES], required=False
     )
-    away_until = serializers.DateTimeField(
+    away_until = ZonedDateTimeField(
         required=False,
         allow_null=True,
         help_text=(

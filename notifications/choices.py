@@ -104,12 +104,19 @@ def check_lead_times(value: Any) -> list[int]:
     hours: set[int] = set()
     for part in parts:
         text = str(part).strip().removesuffix("h")
-        if isinstance(part, bool) or not text.isdigit() or not 1 <= int(text) <= MAX_LEAD_HOURS:
+        if isinstance(part, bool) or not _digits(text) or not 1 <= int(text) <= MAX_LEAD_HOURS:
             raise ValueError(reason)
         hours.add(int(text))
     if len(hours) > MAX_LEADS:
         raise ValueError(reason)
     return sorted(hours, reverse=True)
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits: ``str.isdigit`` also takes "²"
+    (which ``int`` refuses: Python's error reached the page) and "٣" (which ``int`` reads:
+    saved as 3), found by play-testing."""
+    return text.isascii() and text.isdigit()
 
 
 def check_quiet_hours(

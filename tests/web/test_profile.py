@@ -333,6 +333,11 @@ def test_the_digest_quiet_hours_lead_times_and_a_muted_game_are_saved_together(
     [
         ({"remind_before": "24, 0"}, "Reminder lead times: up to 3 whole numbers of hours"),
         ({"remind_before": "1, 2, 3, 4"}, "Reminder lead times: up to 3 whole numbers"),
+        # Play-testing: digits Python reads as digits but not as numbers showed its error
+        # ("invalid literal for int()"), and another script's were saved.
+        ({"remind_before": "²"}, "Reminder lead times: up to 3 whole numbers"),
+        ({"remind_before": "1²"}, "Reminder lead times: up to 3 whole numbers"),
+        ({"remind_before": "٣"}, "Reminder lead times: up to 3 whole numbers"),
         ({"quiet_from": "22:00"}, "Quiet hours need both a start and an end (or neither)."),
         (
             {

@@ -18,7 +18,7 @@ from accounts.models import MAX_AWAY_DAYS, User
 from accounts.rules import away_until_to_save, check_display_name, shown_away_until, time_zones
 from games.engines.registry import get_engine
 from games.models import Game
-from notifications.choices import check_lead_times, check_quiet_hours
+from notifications.choices import check_lead_times, check_quiet_hours, saved_quiet_hours
 
 GAME_EMAIL_CHOICES = [
     ("each", _("An email for every turn")),
@@ -212,13 +212,14 @@ def my_games(user: Any) -> Any:
 def email_initial(pref: Any, muted: list[int]) -> dict[str, Any]:
     """The email fields as saved (the form's initial values)."""
     mode = "none" if not pref.turn_emails else "digest" if pref.digest else "each"
+    quiet_from, quiet_until = saved_quiet_hours(pref)
     return {
         "game_email": mode,
         "digest_hour": pref.digest_hour,
         "reminders": pref.reminders,
         "remind_before": ", ".join(str(h) for h in pref.remind_before or []),
-        "quiet_from": pref.quiet_from,
-        "quiet_until": pref.quiet_until,
+        "quiet_from": quiet_from,
+        "quiet_until": quiet_until,
         "muted": muted,
     }
 

@@ -348,6 +348,12 @@ def test_the_digest_quiet_hours_lead_times_and_a_muted_game_are_saved_together(
             },
             "Your digest hour falls in your quiet hours: choose another.",
         ),
+        # Play-testing: these were saved, and silenced nothing.
+        (
+            {"quiet_from": "22:00", "quiet_until": "22:00"},
+            "Quiet hours from 22:00 until 22:00 silence nothing: give an end other than "
+            "the start, or no quiet hours.",
+        ),
     ],
 )
 def test_a_bad_email_choice_is_refused_and_nothing_is_saved(
@@ -423,6 +429,7 @@ def test_the_api_answers_with_the_choices_it_saved(
         {"muted": [987654]},
         {"game_email": "digest", "digest_hour": 3, "quiet_from": "22:00", "quiet_until": "07:00"},
         {"quiet_until": "07:00"},
+        {"quiet_from": "22:00", "quiet_until": "22:00"},
     ],
 )
 def test_the_api_refuses_a_bad_choice_and_saves_nothing(
@@ -435,6 +442,29 @@ def test_the_api_refuses_a_bad_choice_and_saves_nothing(
     assert response.status_code == 400
     assert response.json()["error"]["message"].startswith("email_choices")
     assert saved(ada) == before and choices(ada) == before_choices
+
+
+def test_quiet_hours_saved_empty_before_they_were_refused_do_not_block_a_save(
+    client: Any, ada: User
+) -> None:
+    """Hours from 22:00 until 22:00, saved before such hours were refused, silence nothing:
+    they are shown as none, and saving the page or another choice does not trip on them."""
+    from datetime import time
+
+    notifications.set_preferences(
+        user=ada, turn_emails=True, reminders=True, quiet_from=time(22), quiet_until=time(22)
+    )
+    client.force_login(ada)
+    body = {"email_choices": {"digest_hour": 9}}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    shown = response.json()["email_choices"]
+    assert (shown["digest_hour"], shown["quiet_from"], shown["quiet_until"]) == (9, None, None)
+    html = client.get("/profile/").content.decode()
+    assert 'name="quiet_from" id="id_quiet_from"' in html  # (no value)
+    assert client.post("/profile/", form_data(display_name="Countess")).status_code == 302
+    ada.refresh_from_db()
+    assert choices(ada)[4:6] == (None, None)
 
 
 def test_each_fields_help_is_the_one_its_input_points_at(client: Any, ada: User) -> None:

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
@@ -29,7 +31,7 @@ from rest_framework.views import APIView
 
 from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import MAX_NAME_LENGTH, check_away_until, check_display_name, time_zones
+from accounts.rules import MAX_NAME_LENGTH, away_until_to_save, check_display_name, time_zones
 from lords.api.auth import SessionAuthentication, TokenAuthentication
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
@@ -39,16 +41,46 @@ from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 @dataclass(frozen=True)
 class ProfilePart:
     """A part of the profile another app keeps (notifications: the email choices), read
-    and written under its own name in ``/api/v1/me/``."""
+    and written under its own name in ``/api/v1/me/``. ``zone_changed`` is told when the
+    player's time zone changes (after it is saved, in the same transaction): the part may
+    keep moments in it (notifications: the next digest)."""
 
     serializer: Callable[[], serializers.Field[Any, Any, Any, Any]]
     read: Callable[[User], dict[str, Any]]
     save: Callable[[User, dict[str, Any]], None]
+    zone_changed: Callable[[User], None] | None = None
 
 
 PROFILE_PARTS: dict[str, ProfilePart] = {}
 """Registered by the apps in their ``AppConfig.ready``: accounts knows none of the apps built
 on it, and the games' API, which routes ``/me/``, stays clear of them (import-linter)."""
+
+
+class ZonedDateTimeField(serializers.DateTimeField):
+    """A moment as the API takes it: a date and time with its zone (``Z`` or an offset).
+    One without it is refused with a message saying so: read as UTC, it put a vacation's
+    end hours away from the one meant (found by play-testing)."""
+
+    def to_internal_value(self, value: datetime | str) -> datetime:
+        if isinstance(value, str) and _without_zone(value):
+            raise serializers.ValidationError(
+                gettext(
+                    "%(value)s has no time zone: add one, for example 2030-08-01T09:00:00Z "
+                    "(UTC) or 2030-08-01T11:00:00+02:00."
+                )
+                % {"value": value},
+                code="invalid",
+            )
+        return super().to_internal_value(value)
+
+
+def _without_zone(text: str) -> bool:
+    """Whether ``text`` is a date and time (or a date) without a zone."""
+    try:
+        parsed = parse_datetime(text)
+    except ValueError:  # (well formed, but no such day: the field's own message says so)
+        return False
+    return parsed is not None and timezone.is_naive(parsed)
 
 
 class ProfileSerializer(serializers.ModelSerializer[User]):
@@ -70,7 +102,7 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     language = serializers.ChoiceField(
         choices=[code for code, _ in settings.LANGUAGES], required=False
     )
-    away_until = serializers.DateTimeField(
+    away_until = ZonedDateTimeField(
         required=False,
         allow_null=True,
         help_text=(
@@ -109,11 +141,14 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
     def update(self, instance: User, validated_data: dict[str, Any]) -> User:
         """The profile and the other apps' parts are saved together, or none is."""
         changes = {name: validated_data.pop(name, None) for name in PROFILE_PARTS}
+        zone_moved = validated_data.get("time_zone", instance.time_zone) != instance.time_zone
         with transaction.atomic():
             user = super().update(instance, validated_data)
             for name, part in PROFILE_PARTS.items():
                 if changes[name]:
                     part.save(user, changes[name])
+                if zone_moved and part.zone_changed is not None:
+                    part.zone_changed(user)
         return user
 
     def validate_display_name(self, value: str) -> str:
@@ -123,11 +158,11 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
             raise serializers.ValidationError(exc.messages) from exc
 
     def validate_away_until(self, value: datetime | None) -> datetime | None:
+        saved = self.instance.away_until if self.instance else None
         try:
-            check_away_until(value)
+            return away_until_to_save(value, saved)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.messages) from exc
-        return value
 
     def validate_time_zone(self, value: str) -> str:
         if value not in time_zones():

@@ -15,10 +15,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import check_away_until, check_display_name, time_zones
+from accounts.rules import away_until_to_save, check_display_name, shown_away_until, time_zones
 from games.engines.registry import get_engine
 from games.models import Game
-from notifications.choices import check_lead_times, check_quiet_hours
+from notifications.choices import check_lead_times, check_quiet_hours, saved_quiet_hours
 
 GAME_EMAIL_CHOICES = [
     ("each", _("An email for every turn")),
@@ -50,12 +50,16 @@ ZONE_REGIONS = {
     "Pacific": _("Pacific"),
 }
 """The regions of the IANA names a person lives in; the rest ("Factory", "localtime",
-"Etc/GMT+5", the old "US/Eastern" aliases) is left out of the list."""
+"Etc/GMT+5", the old "US/Eastern" aliases) is left out of the list, but for the player's
+own saved zone."""
 
 
-def zone_choices() -> list[tuple[str, Any]]:
+def zone_choices(kept: str = "UTC") -> list[tuple[str, Any]]:
     """The time zones grouped by region, each labelled by its place ("Argentina / Buenos
-    Aires"), UTC first."""
+    Aires"), UTC first. ``kept``, the player's saved zone, is offered after UTC, by its
+    name, when the list leaves it out ("US/Eastern", "Etc/GMT+5": the API takes any IANA
+    name): else the page showed UTC, and saving another field stored it (found by
+    play-testing)."""
     groups: dict[str, list[tuple[str, str]]] = {region: [] for region in ZONE_REGIONS}
     for zone in sorted(time_zones()):
         region, _sep, place = zone.partition("/")
@@ -64,7 +68,9 @@ def zone_choices() -> list[tuple[str, Any]]:
     grouped: list[tuple[str, Any]] = [
         (str(ZONE_REGIONS[region]), zones) for region, zones in groups.items() if zones
     ]
-    return [("UTC", "UTC"), *grouped]
+    listed = {zone for zones in groups.values() for zone, _place in zones}
+    extra = [(kept, kept)] if kept in time_zones() and kept not in listed | {"UTC"} else []
+    return [("UTC", "UTC"), *extra, *grouped]
 
 
 class ProfileForm(forms.ModelForm):
@@ -132,6 +138,10 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.initial["away_until"] = shown_away_until(self.initial.get("away_until"))
+        zone_field = self.fields["time_zone"]
+        assert isinstance(zone_field, forms.ChoiceField)
+        zone_field.choices = zone_choices(kept=self.instance.time_zone)
         self.fields["away_until"].help_text = gettext(
             "Vacation: until then, the games waiting on you push their deadline to your "
             "return. At most %(days)s days ahead; leave it empty when you are not away."
@@ -151,12 +161,10 @@ class ProfileForm(forms.ModelForm):
             raise forms.ValidationError(exc.messages) from exc
 
     def clean_away_until(self) -> datetime | None:
-        value: datetime | None = self.cleaned_data.get("away_until")
         try:
-            check_away_until(value)
+            return away_until_to_save(self.cleaned_data.get("away_until"), self.instance.away_until)
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from exc
-        return value
 
     def clean_remind_before(self) -> list[int]:
         value = self.cleaned_data.get("remind_before") or ""
@@ -204,13 +212,14 @@ def my_games(user: Any) -> Any:
 def email_initial(pref: Any, muted: list[int]) -> dict[str, Any]:
     """The email fields as saved (the form's initial values)."""
     mode = "none" if not pref.turn_emails else "digest" if pref.digest else "each"
+    quiet_from, quiet_until = saved_quiet_hours(pref)
     return {
         "game_email": mode,
         "digest_hour": pref.digest_hour,
         "reminders": pref.reminders,
         "remind_before": ", ".join(str(h) for h in pref.remind_before or []),
-        "quiet_from": pref.quiet_from,
-        "quiet_until": pref.quiet_until,
+        "quiet_from": quiet_from,
+        "quiet_until": quiet_until,
         "muted": muted,
     }
 

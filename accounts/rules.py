@@ -46,6 +46,34 @@ def check_away_until(value: datetime | None, *, now: datetime | None = None) -> 
         )
 
 
+def away_until_to_save(
+    value: datetime | None, saved: datetime | None, *, now: datetime | None = None
+) -> datetime | None:
+    """The vacation end to store for ``value`` sent by a door while ``saved`` is stored.
+
+    A vacation that has ended leaves its end on the player's row; a page opened before the
+    end, or a client sending back the profile it read, sends that end again. It is not a new
+    vacation in the past but the old one, over: None (found by play-testing: every save of
+    the settings page was refused). It is the saved end when it is the same to the minute
+    (the page's field has no seconds). Any other value is checked by ``check_away_until``."""
+    now = now or timezone.now()
+    if value is not None and saved is not None and value <= now and _same_minute(value, saved):
+        return None
+    check_away_until(value, now=now)
+    return value
+
+
+def shown_away_until(saved: datetime | None, *, now: datetime | None = None) -> datetime | None:
+    """The vacation end a form shows: none once it has passed (the vacation is over)."""
+    if saved is None or saved <= (now or timezone.now()):
+        return None
+    return saved
+
+
+def _same_minute(one: datetime, other: datetime) -> bool:
+    return one.replace(second=0, microsecond=0) == other.replace(second=0, microsecond=0)
+
+
 MAX_NAME_LENGTH = 40
 """A display name has at most this many characters (after trimming; the column's size)."""
 

@@ -63,11 +63,12 @@ def email_choices_of(user: User) -> dict[str, Any]:
     """The saved choices, as the API shows them."""
     pref = notifications.preference(user)
     initial = email_initial(pref, [g.pk for g in notifications.muted_games(user)])
+    quiet_from, quiet_until = initial["quiet_from"], initial["quiet_until"]
     return {
         **initial,
         "remind_before": list(pref.remind_before or []),
-        "quiet_from": pref.quiet_from.strftime("%H:%M") if pref.quiet_from else None,
-        "quiet_until": pref.quiet_until.strftime("%H:%M") if pref.quiet_until else None,
+        "quiet_from": quiet_from.strftime("%H:%M") if quiet_from else None,
+        "quiet_until": quiet_until.strftime("%H:%M") if quiet_until else None,
         "muted": sorted(initial["muted"]),
     }
 
@@ -122,4 +123,5 @@ def part() -> ProfilePart:
         ),
         read=email_choices_of,
         save=save_email_choices,
+        zone_changed=lambda user: notifications.follow_time_zone(user=user),
     )

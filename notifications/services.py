@@ -96,18 +96,36 @@ def set_preferences(
         defaults["unsubscribed_at"] = None
     defaults.update({k: v for k, v in choices.items() if k in known})
     pref, _created = EmailPreference.objects.update_or_create(user=user, defaults=defaults)
+    # The row just saved replaces the one ``preference`` kept on the user object (the
+    # profile API read the old one back into its answer: found by play-testing).
+    user.email_preference = pref
+    _set_next_digest(pref, user.time_zone)
+    if "muted" in choices:
+        set_muted(user=user, game_ids=set(choices["muted"]))
+    recheck_reminders(user)
+    return pref
+
+
+def follow_time_zone(*, user: Any) -> None:
+    """The player's zone changed (the profile API; the settings page saves the choices with
+    it, which does the same): their next digest is at their hour in the new zone. Left to
+    the hourly run, Paris -> Tokyo lost a day's digest (found by play-testing)."""
+    pref = EmailPreference.objects.filter(user=user).first()
+    if pref is not None:
+        _set_next_digest(pref, user.time_zone)
+
+
+def _set_next_digest(pref: EmailPreference, zone_name: str) -> None:
+    """The next digest moment at the player's hour in ``zone_name`` (none without the
+    digest), so the hourly run reads only the players due."""
     digest_at = (
-        next_digest(pref.digest_hour, user.time_zone, timezone.now())
+        next_digest(pref.digest_hour, zone_name, timezone.now())
         if pref.digest and pref.turn_emails
         else None
     )
     if digest_at != pref.digest_at:
         EmailPreference.objects.filter(pk=pref.pk).update(digest_at=digest_at)
         pref.digest_at = digest_at
-    if "muted" in choices:
-        set_muted(user=user, game_ids=set(choices["muted"]))
-    recheck_reminders(user)
-    return pref
 
 
 def recheck_reminders(user: Any) -> None:

@@ -6,6 +6,7 @@ import base64
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
@@ -115,6 +116,20 @@ def test_a_bad_profile_change_is_refused(alice: Player) -> None:
     # The email is the login: not changed here.
     alice.patch("/me/", {"email": "evil@example.org"})
     assert User.objects.get(pk=alice.user.pk).email == "alice@example.org"
+
+
+def test_a_vacation_end_without_its_time_zone_is_refused(alice: Player) -> None:
+    """Play-testing: ``2026-12-05T10:00:00`` was read as UTC; the field asks for a time with
+    its zone, and says so."""
+    naive = (timezone.now() + timedelta(days=5)).replace(tzinfo=None, microsecond=0)
+    for sent in (naive.isoformat(), naive.date().isoformat()):
+        response = alice.patch("/me/", {"display_name": "Ada", "away_until": sent})
+        error = assert_error(response, 400, "invalid")
+        assert f"{sent} has no time zone: add one" in error["message"], error
+    user = User.objects.get(pk=alice.user.pk)
+    assert (user.display_name, user.away_until) == ("alice", None)
+    aware = alice.patch("/me/", {"away_until": f"{naive.isoformat()}+02:00"})
+    assert aware.status_code == 200, aware.content
 
 
 def test_an_expired_token_is_refused_and_deleted(alice: Player) -> None:

@@ -302,3 +302,23 @@ def test_a_new_time_zone_moves_the_next_digest_to_its_hour(make_user, make_game)
         assert EmailPreference.objects.get(user=ada).digest_at == _utc(2026, 11, 23, 13)
         clock.move_to(_utc(2026, 11, 23, 13))
         assert run_digests() == 1
+
+
+def test_a_zone_changed_through_the_api_moves_the_next_digest_at_once(make_user, make_game, client):
+    """Play-testing: Paris -> Tokyo through the API (without the email choices) left the next
+    digest at 08:00 in Paris, which the hourly run then moved to the following 08:00 in
+    Tokyo: no digest for 40 hours. The settings page set it at once; the API does too."""
+    ada = make_user("ada", time_zone="Europe/Paris")
+    with time_machine.travel(_utc(2026, 11, 23, 10), tick=False) as clock:
+        make_game(ada, bots=1)
+        services.set_preferences(
+            user=ada, turn_emails=True, reminders=True, digest=True, digest_hour=8
+        )
+        assert EmailPreference.objects.get(user=ada).digest_at == _utc(2026, 11, 24, 7)
+        client.force_login(ada)
+        body = {"time_zone": "Asia/Tokyo"}
+        response = client.patch("/api/v1/me/", body, content_type="application/json")
+        assert response.status_code == 200, response.content
+        clock.move_to(_utc(2026, 11, 23, 23))  # 08:00 on the 24th in Tokyo
+        assert run_digests() == 1
+        assert EmailPreference.objects.get(user=ada).digest_at == _utc(2026, 11, 24, 23)

@@ -103,6 +103,24 @@ def test_the_time_zones_are_grouped_by_region_without_the_odd_names(client: Any,
     assert '<option value="America/Argentina/Buenos_Aires">Argentina / Buenos Aires' in options
 
 
+@pytest.mark.parametrize("zone", ["US/Eastern", "Etc/GMT+5"])
+def test_a_zone_the_list_leaves_out_stays_when_another_field_is_saved(
+    client: Any, ada: User, zone: str
+) -> None:
+    """Play-testing: a zone set through the API (which takes any IANA name) was not in the
+    page's list, which showed UTC, and saving the display name stored UTC."""
+    client.force_login(ada)
+    response = client.patch("/api/v1/me/", {"time_zone": zone}, content_type="application/json")
+    assert response.status_code == 200
+    html = client.get("/profile/").content.decode()
+    assert f'<option value="{zone}" selected>{zone}</option>' in html
+    assert client.post("/profile/", form_data(time_zone=zone)).status_code == 302
+    ada.refresh_from_db()
+    assert (ada.display_name, ada.time_zone) == ("Ada L.", zone)
+    client.force_login(User.objects.create_user("bob@example.org", "a-long-password-1"))
+    assert f'<option value="{zone}"' not in client.get("/profile/").content.decode()
+
+
 def test_saving_changes_every_field(client: Any, ada: User) -> None:
     client.force_login(ada)
     back = (timezone.now() + timedelta(days=10)).replace(second=0, microsecond=0)
@@ -165,6 +183,52 @@ def test_a_vacation_in_the_past_or_too_far_is_refused_and_nothing_is_saved(
     assert message in page_text(field)  # next to the field
     assert 'value="Changed"' in html  # what was typed is kept
     assert saved(ada) == before
+
+
+def away_field(html: str) -> str:
+    """The ``away_until`` input as the page drew it."""
+    return html.split('name="away_until"', 1)[1].split(">", 1)[0]
+
+
+def test_a_vacation_that_has_ended_is_not_shown_and_the_page_saves(client: Any, ada: User) -> None:
+    """Play-testing: once a vacation had ended, the page still showed its end, and every
+    save was refused ("... is in the past") until the player emptied the field."""
+    ended = (timezone.now() - timedelta(hours=3)).replace(second=27)
+    User.objects.filter(pk=ada.pk).update(away_until=ended)
+    client.force_login(ada)
+    assert "value=" not in away_field(client.get("/profile/").content.decode())
+
+    # A page opened before the end and sent after it sends the end back, unchanged.
+    response = client.post("/profile/", form_data(display_name="Back", away_until=local(ended)))
+    assert response.status_code == 302
+    ada.refresh_from_db()
+    assert (ada.display_name, ada.away_until) == ("Back", None)
+
+
+def test_a_new_vacation_end_in_the_past_is_still_refused(client: Any, ada: User) -> None:
+    ended = timezone.now() - timedelta(hours=3)
+    User.objects.filter(pk=ada.pk).update(away_until=ended)
+    client.force_login(ada)
+    typed = local(ended - timedelta(days=1))
+    response = client.post("/profile/", form_data(display_name="Back", away_until=typed))
+    assert response.status_code == 400
+    assert "is in the past: give a time to come back" in page_text(response.content.decode())
+    ada.refresh_from_db()
+    assert (ada.display_name, ada.away_until) == ("", ended)
+
+
+def test_the_api_takes_back_the_vacation_end_it_showed_once_it_has_passed(
+    client: Any, ada: User
+) -> None:
+    """A client that sends back the profile it read (its ``away_until`` passed since) is
+    not refused either: the vacation is over."""
+    User.objects.filter(pk=ada.pk).update(away_until=timezone.now() - timedelta(hours=3))
+    client.force_login(ada)
+    me = client.get("/api/v1/me/").json()
+    body = {"display_name": "Back", "away_until": me["away_until"]}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert (response.json()["display_name"], response.json()["away_until"]) == ("Back", None)
 
 
 def test_the_refusal_names_the_time_as_the_player_reads_it(client: Any, ada: User) -> None:
@@ -269,6 +333,11 @@ def test_the_digest_quiet_hours_lead_times_and_a_muted_game_are_saved_together(
     [
         ({"remind_before": "24, 0"}, "Reminder lead times: up to 3 whole numbers of hours"),
         ({"remind_before": "1, 2, 3, 4"}, "Reminder lead times: up to 3 whole numbers"),
+        # Play-testing: digits Python reads as digits but not as numbers showed its error
+        # ("invalid literal for int()"), and another script's were saved.
+        ({"remind_before": "²"}, "Reminder lead times: up to 3 whole numbers"),
+        ({"remind_before": "1²"}, "Reminder lead times: up to 3 whole numbers"),
+        ({"remind_before": "٣"}, "Reminder lead times: up to 3 whole numbers"),
         ({"quiet_from": "22:00"}, "Quiet hours need both a start and an end (or neither)."),
         (
             {
@@ -278,6 +347,12 @@ def test_the_digest_quiet_hours_lead_times_and_a_muted_game_are_saved_together(
                 "quiet_until": "07:00",
             },
             "Your digest hour falls in your quiet hours: choose another.",
+        ),
+        # Play-testing: these were saved, and silenced nothing.
+        (
+            {"quiet_from": "22:00", "quiet_until": "22:00"},
+            "Quiet hours from 22:00 until 22:00 silence nothing: give an end other than "
+            "the start, or no quiet hours.",
         ),
     ],
 )
@@ -331,6 +406,22 @@ def test_the_api_reads_and_changes_the_email_choices(
     }
 
 
+def test_the_api_answers_with_the_choices_it_saved(
+    client: Any, ada: User, bob: User, make_game: Any
+) -> None:
+    """Play-testing: a change of saved choices was answered with the old ones (the answer
+    read the row as it was before the save); a GET then showed the new ones."""
+    game = make_game(ada, bob)
+    notifications.set_preferences(user=ada, turn_emails=True, reminders=True, digest_hour=9)
+    client.force_login(ada)
+    body = {"email_choices": {"digest_hour": 8, "muted": [game.pk]}}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    answered = response.json()["email_choices"]
+    assert (answered["digest_hour"], answered["muted"]) == (8, [game.pk])
+    assert client.get("/api/v1/me/").json()["email_choices"] == answered
+
+
 @pytest.mark.parametrize(
     "email_choices",
     [
@@ -338,6 +429,7 @@ def test_the_api_reads_and_changes_the_email_choices(
         {"muted": [987654]},
         {"game_email": "digest", "digest_hour": 3, "quiet_from": "22:00", "quiet_until": "07:00"},
         {"quiet_until": "07:00"},
+        {"quiet_from": "22:00", "quiet_until": "22:00"},
     ],
 )
 def test_the_api_refuses_a_bad_choice_and_saves_nothing(
@@ -350,6 +442,29 @@ def test_the_api_refuses_a_bad_choice_and_saves_nothing(
     assert response.status_code == 400
     assert response.json()["error"]["message"].startswith("email_choices")
     assert saved(ada) == before and choices(ada) == before_choices
+
+
+def test_quiet_hours_saved_empty_before_they_were_refused_do_not_block_a_save(
+    client: Any, ada: User
+) -> None:
+    """Hours from 22:00 until 22:00, saved before such hours were refused, silence nothing:
+    they are shown as none, and saving the page or another choice does not trip on them."""
+    from datetime import time
+
+    notifications.set_preferences(
+        user=ada, turn_emails=True, reminders=True, quiet_from=time(22), quiet_until=time(22)
+    )
+    client.force_login(ada)
+    body = {"email_choices": {"digest_hour": 9}}
+    response = client.patch("/api/v1/me/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    shown = response.json()["email_choices"]
+    assert (shown["digest_hour"], shown["quiet_from"], shown["quiet_until"]) == (9, None, None)
+    html = client.get("/profile/").content.decode()
+    assert 'name="quiet_from" id="id_quiet_from"' in html  # (no value)
+    assert client.post("/profile/", form_data(display_name="Countess")).status_code == 302
+    ada.refresh_from_db()
+    assert choices(ada)[4:6] == (None, None)
 
 
 def test_each_fields_help_is_the_one_its_input_points_at(client: Any, ada: User) -> None:

@@ -281,7 +281,9 @@ def command_groups(
         row = groups.setdefault(verb, {}).setdefault(first if tail else "", [])
         label = _button_label(command, tail or first) if tail or first else _verb(verb)
         row.append({"text": text, "label": label, "cost": _price(view, command)})
-        if view is not None and command.get("type") == "place":
+        if view is not None and command.get("type") == "place" and "number" in command:
+            # (Vegas: a number of the roll; Lords of Vegas's place, after a reorganize,
+            # says which value each die takes: its button reads as the notation)
             row[-1]["label"] = _placing_label(view, int(command["number"]))
     shown = [
         {

@@ -4,6 +4,7 @@ typed, and writes nothing."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -230,3 +231,48 @@ def test_a_sprawl_button_says_where_from_in_the_reader_s_language(
     assert row["head"] == f"{sprawl} D6"
     assert [b["label"] for b in row["buttons"]] == [label, moving]
     assert [b["text"] for b in row["buttons"]] == [e["text"] for e in legal]
+
+
+def test_a_lords_of_vegas_placing_after_a_reorganize_is_shown_and_played(
+    client: Any, make_game: Any, ada: Any, bob: Any, cy: Any
+) -> None:
+    """A player who asks to place their own dice after a reorganize (``prefer place ask``)
+    got a server error on the board page: its buttons were read as Vegas's ``place 4``. The
+    page shows the placings; a wrong one is refused on the page, a right one is played."""
+    from games.engines.lords_of_vegas.commands import Prefer
+    from games.engines.registry import get_engine
+
+    game = make_game(ada, bob, cy, game_type="lords-of-vegas", options={"edition": "classic"})
+    engine = get_engine("lords-of-vegas")
+    for seat in game.seats.select_related("user"):
+        services.submit_command(
+            game=game, user=seat.user, text=engine.format(Prefer("place", "ask"))
+        )
+    rng = random.Random(0)
+    for _ in range(600):
+        game.refresh_from_db()
+        seat = game.seats.select_related("user").get(to_act=True)
+        legal = engine.legal_commands(game.state, seat.order)
+        if any(engine.format(c).startswith("place ") for c in legal):
+            break
+        reorganize = [c for c in legal if engine.format(c).startswith("reorganize")]
+        pick = rng.choice(reorganize if reorganize and rng.random() < 0.5 else legal)
+        services.submit_command(game=game, user=seat.user, text=engine.format(pick))
+    else:
+        pytest.fail("no placing to choose in 600 moves")
+    client.force_login(seat.user)
+    page = client.get(f"/games/{game.pk}/")
+    assert page.status_code == 200
+    placings = re.findall(r'name="choice" value="(place [^"]*)"', page.content.decode())
+    assert placings, "no placing button"
+    wrong = client.post(
+        f"/games/{game.pk}/",
+        {"text": "place A1=9", "expected_version": game.version, "idempotency_key": "w"},
+    )
+    assert wrong.status_code in (400, 409, 422) and 'id="move-error"' in wrong.content.decode()
+    right = client.post(
+        f"/games/{game.pk}/",
+        {"text": placings[0], "expected_version": game.version, "idempotency_key": "r"},
+    )
+    assert right.status_code == 302
+    assert Move.objects.filter(game=game, text=placings[0]).exists()

@@ -51,7 +51,7 @@ def finish(game: Game, outcome: dict[str, Any], now: Any) -> None:
     game.finished_at = now
     game.deadline = None
     TradeOffer.objects.filter(game=game, status=TradeOffer.Status.OPEN).update(
-        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="the game ended"
+        status=TradeOffer.Status.EXPIRED, resolved_at=now, message="ended"
     )
 
 

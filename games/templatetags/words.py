@@ -36,8 +36,14 @@ CLOSED_BECAUSE: dict[str, Any] = {
     "forfeited": gettext_lazy("%(name)s forfeited after missed deadlines"),
     "replaced": gettext_lazy("a player was replaced"),
     "aborted": gettext_lazy("the game was aborted"),
+    "ended": gettext_lazy("the game ended"),
+    "the game ended": gettext_lazy("the game ended"),  # (as rows before 2026-11-24 say it)
 }
-"""Why the platform closed an offer (``trades.close_offers_of``: its ``message``)."""
+"""Why the platform closed an offer (``trades.close_offers_of``, ``saving.finish``: its
+``message``)."""
+
+SAID_BY_THE_STATUS = {"expired"}
+"""A ``message`` the offer's status says already ("expired (expired)")."""
 
 
 @register.filter
@@ -45,6 +51,8 @@ def offer_note(offer: TradeOffer) -> str:
     """What an offer's line says after its status: why the platform closed it, or who
     declined or withdrew it, in the reader's words; else the engine's reason it failed."""
     name = offer.closed_by.name if offer.closed_by is not None else ""
+    if offer.message in SAID_BY_THE_STATUS:
+        return ""
     because = CLOSED_BECAUSE.get(offer.message)
     if because is not None:
         return str(because) % {"name": name}

@@ -426,7 +426,8 @@ def _log_cache(shown: dict[str, Any], zone: Any) -> dict[str, Any]:
 
 def _log_key(shown: dict[str, Any], zone: Any) -> str:
     """What the recent moves' fragment shows besides the moves themselves, which a game's
-    version fixes (the log is append-only): the seats' names, the reader's language and
+    version and status fix (the log is append-only; the start writes move 0 without
+    changing the version): the seats' names, the reader's language and
     time zone, and the code that draws it; the game's creation time keeps a game of another
     database with the same id apart."""
     names = "|".join(s["name"] for s in shown["seats"])
@@ -435,6 +436,7 @@ def _log_key(shown: dict[str, Any], zone: Any) -> str:
             str(shown["id"]),
             str(shown["created_at"].timestamp()),
             str(shown["version"]),
+            str(shown["status"]),  # (an open game and the same game started, at version 0)
             hashlib.sha256(names.encode()).hexdigest()[:16],
             translation.get_language() or "",
             str(zone),

@@ -257,3 +257,19 @@ def test_a_roll_with_neutral_dice_is_read_out_in_the_reader_s_language(
     assert 'class="die colour-white"' in roll, "the neutral variant rolls white dice"
     assert rolled in said and white in said, said
     assert "white" not in said
+
+
+def test_the_setup_shows_in_the_log_once_the_game_starts(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """The recent moves drawn while the game was open ("Nothing has happened yet") were
+    kept for the started game, at the same version 0: its setup stayed hidden until the
+    first move."""
+    game = make_game(ada, bob, start=False, seats=2, game_type="lords-of-vegas")
+    client.force_login(ada)
+    assert "Nothing has happened yet" in page_text(
+        client.get(f"/games/{game.pk}/").content.decode()
+    )
+    services.start_game(game=game, by=ada, keep_order=True)  # (the same names, in order)
+    text = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert "Nothing has happened yet" not in text and "move 0" in text

@@ -294,3 +294,21 @@ def test_a_refused_command_marks_the_move_box_invalid(client: Any, game: Any) ->
     assert 'id="move-error"' in page
     [box] = re.findall(r'<textarea name="text" id="id_text"[^>]*>', page)
     assert 'aria-invalid="true"' in box and "move-error" in box
+
+
+def test_an_expired_offer_reads_expired_once_in_the_reader_s_language(
+    client: Any, game: Any, ada: Any, bob: Any
+) -> None:
+    """It read "expirée (expired)": the status, then the stored code as a note."""
+    from django.utils import timezone
+
+    from games.services import offers
+
+    offer = _offered(client, game, ada, bob)
+    offers.expire_all([offer], timezone.now())
+    ada.language = "fr"
+    ada.save(update_fields=["language"])
+    line = re.search(rf'<li id="offer-{offer.pk}">.*?</li>', _page(client, game, ada), re.S)
+    assert line is not None
+    text = page_text(line.group(0))
+    assert "expirée" in text and "expired" not in text, text

@@ -367,9 +367,7 @@ def _state_at(game: Game, players: int, seq: int) -> Any:
 def _describe(engine: GameEngine | None, event: dict[str, Any], names: list[str]) -> str:
     """The event as a sentence in the active language (the reader's)."""
     if event.get("type") == "resign":
-        return gettext("%(name)s resigned; a bot plays the seat on") % {
-            "name": names[event["seat"]]
-        }
+        return _resignation(event, names[event["seat"]])
     if event.get("type") == "tool":
         return _tool_sentence(event)
     if engine is None:
@@ -526,3 +524,17 @@ def lots_changed(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
         ),
         key=lambda lot: (lot[:1], int(lot[1:]) if lot[1:].isdigit() else 0, lot),
     )
+
+
+def _resignation(event: dict[str, Any], name: str) -> str:
+    """A resignation or a forfeit (missed deadlines), and what follows: a bot plays the
+    seat on, or the game ends there (one player left)."""
+    said = {"name": name}
+    forfeit = event.get("reason") == "timeouts"
+    if event.get("ends"):
+        if forfeit:
+            return gettext("%(name)s forfeited after missed deadlines; the game ends") % said
+        return gettext("%(name)s resigned; the game ends") % said
+    if forfeit:
+        return gettext("%(name)s forfeited after missed deadlines; a bot plays the seat on") % said
+    return gettext("%(name)s resigned; a bot plays the seat on") % said

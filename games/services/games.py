@@ -655,10 +655,11 @@ def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[M
     seat.resigned_at = now
     seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
     seat.save(update_fields=["resigned", "resigned_at", "bot"])
-    moves = _log_resignation(game, seat, reason)
+    ends = game.seats.filter(resigned=False).count() < 2
+    moves = _log_resignation(game, seat, reason, ends=ends)
     assert game.state is not None
     notify_after_commit(game, moves)
-    if game.seats.filter(resigned=False).count() < 2:
+    if ends:
         finish(game, final_outcome(game, None), now)
         save_game(game, engine, game.state, moved=True)
         return moves
@@ -668,10 +669,14 @@ def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[M
 _WHY = {"timeouts": "forfeited"}  # a resignation's reason, as the closed offers give it
 
 
-def _log_resignation(game: Game, seat: Seat, reason: str = "") -> list[Move]:
-    """The platform's own log entry (no engine command: the replay skips it)."""
+def _log_resignation(game: Game, seat: Seat, reason: str = "", ends: bool = False) -> list[Move]:
+    """The platform's own log entry (no engine command: the replay skips it); ``ends``:
+    the resignation ends the game (one player is left), which the log then says rather
+    than that a bot plays on."""
     event: dict[str, Any] = {"type": "resign", "seat": seat.order}
     if reason:
         event["reason"] = reason
+    if ends:
+        event["ends"] = True
     entry = Entry(seat, None, "resign", [event], Move.Source.SYSTEM)
     return append_moves(game, [entry])

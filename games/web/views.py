@@ -533,14 +533,28 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     except (NotFound, NotAllowed) as exc:
         return _refused(request, exc)
     shown = page["game"]
+    mine = shown.get("your_seat")
+    others = [s for s in shown["seats"] if not s["resigned"] and s["order"] != mine]
+    ends = len(others) == 1  # (then the game ends, and the one left wins)
     if request.method == "POST" and page["may_resign"]:
+        done = (
+            _("You resigned from game #%(id)s: the game is over.")
+            if ends
+            else _("You resigned from game #%(id)s: a bot plays your seat on.")
+        )
         return _done(
             request,
             game_id,
             lambda: services.resign(game=game_id, user=request.user),
-            _("You resigned from game #%(id)s: a bot plays your seat on.") % {"id": game_id},
+            done % {"id": game_id},
         )
-    context = {"game": shown, "title": present.title(shown), "may_resign": page["may_resign"]}
+    context = {
+        "game": shown,
+        "title": present.title(shown),
+        "may_resign": page["may_resign"],
+        "ends": ends,
+        "winner": others[0]["name"] if ends else "",
+    }
     return _render(request, "games/resign.html", context, status=200 if page["may_resign"] else 409)
 
 

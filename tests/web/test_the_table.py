@@ -117,6 +117,23 @@ def test_resigning_asks_first_and_twice_is_refused(make_game, ada, bob, cy):
     assert Game.objects.get(pk=game.pk).version == version
 
 
+def test_resigning_at_two_players_says_the_game_ends_and_who_wins(make_game, ada, bob):
+    """At two players a resignation ends the game: every text said a bot plays on, and
+    the finished board still showed a turn to play."""
+    bob.display_name = "Bob"
+    bob.save()
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    client = _client(ada)
+    page = page_text(client.get(f"/games/{game.pk}/resign/").content.decode())
+    assert "the game ends: Bob, the one player left, wins" in page
+    assert "a bot takes your seat" not in page
+    answer = page_text(client.post(f"/games/{game.pk}/resign/", follow=True).content.decode())
+    assert "the game is over" in answer and "a bot plays your seat on" not in answer
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert "resigned; the game ends" in answer and "a bot plays the seat on" not in answer
+    assert 'id="turn-steps"' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
 def test_an_invitation_by_name_is_emailed_accepted_and_shown_to_the_creator(ada, bob, smtp):
     bob.display_name = "Bob"
     bob.save()

@@ -432,6 +432,7 @@ def lords_board(
         "mine_money": None if mine is None else millions(mine["money"]),
         "turn_name": _colour(colours.get(view["turn"], "")),
         "acts": view.get("acts", 0),
+        "raise": view.get("edition") == "2024",  # (the classic edition has no risers)
         "turn": colours.get(view["turn"]),
         "over": view["over"],
     }

@@ -273,3 +273,20 @@ def test_the_setup_shows_in_the_log_once_the_game_starts(
     services.start_game(game=game, by=ada, keep_order=True)  # (the same names, in order)
     text = page_text(client.get(f"/games/{game.pk}/").content.decode())
     assert "Nothing has happened yet" not in text and "move 0" in text
+
+
+@pytest.mark.parametrize(("edition", "raises"), [("2024", True), ("classic", False)])
+def test_the_turn_steps_say_the_book_s_rules(
+    client: Any, ada: Any, bob: Any, make_game: Any, edition: str, raises: bool
+) -> None:
+    """The steps said casinos pay their bosses (they pay each die's owner; the boss
+    scores), listed trading as an action (it is not) and left out the 2024 raise."""
+    game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": edition})
+    client.force_login(ada)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    steps = re.search(r'<div class="turn-steps.*?</div>', page, re.S)
+    assert steps is not None
+    text = page_text(steps.group(0))
+    assert "pay their dice's owners" in text and "Their bosses score" in text
+    assert ("reorganize, raise, gamble" in text) is raises
+    assert "gamble, then end the turn" in text and "Trades are not actions" in text

@@ -265,6 +265,9 @@ def test_a_lords_of_vegas_placing_after_a_reorganize_is_shown_and_played(
     assert page.status_code == 200
     placings = re.findall(r'name="choice" value="(place [^"]*)"', page.content.decode())
     assert placings, "no placing button"
+    assert "Your dice in the casino you reorganized were rerolled" in page_text(
+        page.content.decode()
+    )
     wrong = client.post(
         f"/games/{game.pk}/",
         {"text": "place A1=9", "expected_version": game.version, "idempotency_key": "w"},
@@ -276,3 +279,36 @@ def test_a_lords_of_vegas_placing_after_a_reorganize_is_shown_and_played(
     )
     assert right.status_code == 302
     assert Move.objects.filter(game=game, text=placings[0]).exists()
+
+
+def test_a_lay_off_to_decide_says_which_bet_it_is(
+    client: Any, make_game: Any, ada: Any, bob: Any, cy: Any
+) -> None:
+    """The panel showed "Lay off half the bet (2)" and buttons "no", "yes": not who bet,
+    how much, where, nor what each answer does."""
+    from games.engines.lords_of_vegas.commands import Prefer
+    from games.engines.registry import get_engine
+
+    game = make_game(ada, bob, cy, game_type="lords-of-vegas", options={"edition": "classic"})
+    engine = get_engine("lords-of-vegas")
+    for seat in game.seats.select_related("user"):
+        services.submit_command(
+            game=game, user=seat.user, text=engine.format(Prefer("layoff", "ask"))
+        )
+    rng = random.Random(1)
+    for _ in range(800):
+        game.refresh_from_db()
+        seat = game.seats.select_related("user").get(to_act=True)
+        legal = engine.legal_commands(game.state, seat.order)
+        if any(engine.format(c).startswith("layoff ") for c in legal):
+            break
+        gambles = [c for c in legal if engine.format(c).startswith("gamble")]
+        pick = rng.choice(gambles if gambles and rng.random() < 0.7 else legal)
+        services.submit_command(game=game, user=seat.user, text=engine.format(pick))
+    else:
+        pytest.fail("no lay-off to decide in 800 moves")
+    asked = next(d for d in game.state["pending"] if d["kind"] == "layoff")
+    client.force_login(seat.user)
+    page = page_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert f"at your casino at {asked['lot']}. Lay off half of the bet to the bank?" in page
+    assert f"bets ${asked['amount']}m" in page

@@ -131,7 +131,13 @@ def test_resigning_at_two_players_says_the_game_ends_and_who_wins(make_game, ada
     assert "the game is over" in answer and "a bot plays your seat on" not in answer
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
     assert "resigned; the game ends" in answer and "a bot plays the seat on" not in answer
-    assert 'id="turn-steps"' not in client.get(f"/games/{game.pk}/").content.decode()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="turn-steps"' not in page
+    result = re.search(r'<section[^>]*id="result".*?</section>', page, re.S)
+    assert result is not None
+    lines = [page_text(li) for li in re.findall(r"<li>.*?</li>", result.group(0), re.S)]
+    assert [line.split()[0] for line in lines] == ["1st", "2nd"]  # (no list number before)
+    assert "resigned" in lines[1] and "resigned" not in lines[0], lines
 
 
 def test_an_invitation_by_name_is_emailed_accepted_and_shown_to_the_creator(ada, bob, smtp):

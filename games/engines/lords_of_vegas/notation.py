@@ -108,6 +108,11 @@ COMPANY_WORDS: dict[str, str] = {
     "marron": "pioneer",
     "marrone": "pioneer",
     "brun": "pioneer",
+    # The classic French book's own colour words ("bleu, marron, jaune, violet et gris"):
+    "gris": "tivoli",
+    "bleu": "vega",
+    "jaune": "sphinx",
+    "grigio": "tivoli",
 }
 
 

@@ -60,6 +60,10 @@ FORMS = {
     "espandi A5 da A2": Sprawl("A5", "A2"),
     "réaménager A2 marron": Remodel("A2", "pioneer"),
     "rimodella A2 argento": Remodel("A2", "tivoli"),
+    # the classic French book's colours of the tiles: bleu, marron, jaune, violet, gris
+    "construire E2 gris": Build("E2", "tivoli"),
+    "construire E2 bleu": Build("E2", "vega"),
+    "construire E2 jaune": Build("E2", "sphinx"),
     "réorganiser C3": Reorganize("C3"),
     "riorganizza C3": Reorganize("C3"),
     "parier B4 5": Gamble("B4", 5),

@@ -327,9 +327,25 @@ def _layoff(words: list[str], _plain_text: str) -> LayOff:
     raise MalformedCommand(_("expected 'layoff yes' or 'layoff no'"))
 
 
+PREFERENCE_WORDS: dict[str, str] = {
+    **{word: "place" for word in ("placer", "piazza", "piazzare")},
+    **{word: "layoff" for word in ("abandonner", "abandon", "dividere", "dividi")},
+    "demander": "ask",
+    "chiedi": "ask",
+    "chiedere": "ask",
+    "jamais": "never",
+    "mai": "never",
+    "toujours": "always",
+    "sempre": "always",
+}
+"""A standing preference's topics and values in the French and Italian the pages use
+("préférer abandonner demander": prefer layoff ask)."""
+
+
 def _prefer(words: list[str], _plain_text: str) -> Prefer:
     if words and words[0] == "lay":
         words = ["layoff", *words[2:]] if words[1:2] == ["off"] else words
+    words = [PREFERENCE_WORDS.get(word, word) for word in words]
     if len(words) == 2 and words[0] in PREFERENCES and words[1] in PREFERENCES[words[0]]:
         return Prefer(words[0], words[1])
     raise MalformedCommand(

@@ -62,6 +62,10 @@ FORMS = {
     "rimodella A2 argento": Remodel("A2", "tivoli"),
     # the classic French book's colours of the tiles: bleu, marron, jaune, violet, gris
     "construire E2 gris": Build("E2", "tivoli"),
+    "préférer placer demander": Prefer("place", "ask"),
+    "préférer abandonner toujours": Prefer("layoff", "always"),
+    "preferisci piazza chiedi": Prefer("place", "ask"),
+    "preferisci dividere mai": Prefer("layoff", "never"),
     "construire E2 bleu": Build("E2", "vega"),
     "construire E2 jaune": Build("E2", "sphinx"),
     "réorganiser C3": Reorganize("C3"),

@@ -225,7 +225,9 @@ def _who(move: dict[str, Any], names: dict[int, str]) -> Any:
     tool = _tool(move)
     if tool is not None:
         return tool.get("by_name") or _("the game")
-    return names.get(move["seat"], _("trade") if move.get("credit") else _("the game"))
+    command = move.get("command") or {}
+    traded = bool(move.get("credit")) or command.get("type") == "trade"  # (the replay: no credit)
+    return names.get(move["seat"], _("trade") if traded else _("the game"))
 
 
 # -- the legal commands --------------------------------------------------------------------

@@ -94,6 +94,10 @@ def test_the_other_party_accepts_and_the_trade_is_done(
     assert game.state["money"][a] == money[a] - 2 and game.state["money"][b] == money[b] + 2
     text = page_text(client.get(response["Location"]).content.decode())
     assert f"You accepted trade offer #{offer.pk}: the trade is done." in text
+    # The replay of that move names it a trade (it read "the game trade ...").
+    replay = client.get(f"/games/{game.pk}/moves/{offer.move.seq}/").content.decode()
+    said = re.search(r"<p><strong>([^<]*)</strong>", replay)
+    assert said is not None and said.group(1) == "trade", said
 
 
 def test_decline(client: Any, game: Any, ada: Any, bob: Any) -> None:

@@ -83,8 +83,9 @@ def create(request: HttpRequest) -> HttpResponse:
                 description=data["description"],
                 **form.settings(),
             )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
+        except ServiceError as exc:  # under the field it is about (the name), if it says
+            field = exc.extra.get("field")
+            form.add_error(field if field in form.fields else None, exc.message)
         else:
             messages.success(request, _("Your league is ready: open its first season."))
             return redirect("leagues:manage", slug=league.slug)

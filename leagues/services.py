@@ -173,11 +173,7 @@ def create_league(
     name = (name or "").strip()
     if not name:
         raise InvalidRequest(_("a league needs a name"))
-    slug = slugify(slug or name)
-    if not slug:
-        raise InvalidRequest(
-            _("cannot make an address from '%(name)s': give a slug") % {"name": name}
-        )
+    slug, field = _address(name, slug)
     engine = _engine(game_type)
     low, high = max(2, engine.min_players), min(6, engine.max_players)
     players_per_game = low if players_per_game is None else players_per_game
@@ -203,10 +199,38 @@ def create_league(
             )
             league.admins.add(creator)
     except IntegrityError:
-        raise InvalidRequest(
-            _("the address '%(slug)s' is taken: choose another slug") % {"slug": slug}
-        ) from None
+        taken = (
+            _("the address '%(slug)s' is taken: choose another slug")
+            if field == "slug"
+            else _(
+                "a league of that name already exists (its address is '%(slug)s'): choose "
+                "another name"
+            )
+        )
+        raise InvalidRequest(taken % {"slug": slug}, field=field) from None
     return league
+
+
+def _address(name: str, slug: str | None) -> tuple[str, str]:
+    """The league's address and the field it comes from, for a refusal to name: the slug
+    given, else the name. The site's form has no slug: a refusal that said "choose another
+    slug" asked its reader for a field they could not find."""
+    if slug:
+        made = slugify(slug)
+        if not made:
+            raise InvalidRequest(
+                _("cannot make an address from '%(name)s': give a slug") % {"name": name},
+                field="slug",
+            )
+        return made, "slug"
+    made = slugify(name)
+    if not made:
+        raise InvalidRequest(
+            _("the name '%(name)s' makes no web address: put some Latin letters or digits in it")
+            % {"name": name},
+            field="name",
+        )
+    return made, "name"
 
 
 def join_league(*, league: League | str, user: Any) -> Membership:

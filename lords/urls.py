@@ -37,7 +37,8 @@ urlpatterns = [
 ]
 
 # Under /api/ Django's own answers (an unknown address, a refused request, a crash outside the
-# API's views) are the API's JSON error shape; elsewhere Django's pages (lords/api/errors.py).
+# API's views) are the API's JSON error shape; elsewhere Django's views, which draw the site's
+# pages where it has them (templates/404.html, 403_csrf.html, 500.html; lords/api/errors.py).
 handler400 = "lords.api.errors.bad_request"
 handler403 = "lords.api.errors.permission_denied"
 handler404 = "lords.api.errors.page_not_found"

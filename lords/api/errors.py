@@ -24,7 +24,8 @@ Sources, in the order the handler checks them:
 What Django answers itself under ``/api/``, outside DRF's views (an address that matches no
 route, a refused CSRF check, an error in a middleware), takes the same shape through the
 handlers at the end of this module (``lords/urls.py``, ``CSRF_FAILURE_VIEW``); elsewhere they
-leave Django's pages alone.
+answer with Django's views, which draw the site's own pages (``templates/404.html``,
+``403_csrf.html``, ``500.html``: in the reader's language, with the site's navigation).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
+from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -254,14 +257,17 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """``handler404``: an address under ``/api/`` outside ``/api/v1/``."""
+    """``handler404``: an address under ``/api/`` outside ``/api/v1/``; elsewhere Django's
+    view, which draws ``404.html`` with the request (the reader's language and menu)."""
     if not _in_api(request):
         return defaults.page_not_found(request, exception)
     return not_found_view(request)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: an exception outside DRF's views (DRF's own are answered above)."""
+    """``handler500``: an exception outside DRF's views (DRF's own are answered above);
+    elsewhere Django's view, which draws ``500.html`` with no context: nothing that could
+    need the database, whose failure this may be."""
     if not _in_api(request):
         return defaults.server_error(request)
     return _json_error("server_error", str(_SERVER_ERROR), status.HTTP_500_INTERNAL_SERVER_ERROR)
@@ -269,7 +275,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: the CSRF check of a plain Django view under ``/api/`` (DRF's
-    views check it themselves for session callers and answer with ``permission_denied``)."""
+    views check it themselves for session callers and answer with ``permission_denied``).
+    Elsewhere a page of the site with the request (Django's view drew its own English page,
+    ``lang="en"``, without the site's menu), saying whether the cookie was missing."""
     if not _in_api(request):
-        return csrf.csrf_failure(request, reason)
+        missing_cookie = reason == REASON_NO_CSRF_COOKIE
+        return render(
+            request, csrf.CSRF_FAILURE_TEMPLATE_NAME, {"no_cookie": missing_cookie}, status=403
+        )
     return _json_error("permission_denied", csrf_refusal(reason), status.HTTP_403_FORBIDDEN)

@@ -85,3 +85,62 @@ def test_the_league_is_made_with_the_new_games_options(ada: User, client: Client
         {"variant": "neutral"},
         3,
     )
+
+
+def _name_field(html: str) -> tuple[str, str]:
+    """The name input as drawn, and what its description (aria-describedby) says."""
+    field = re.search(r'<input type="text" name="name"[^>]*>', html)
+    assert field, "no name field"
+    described = re.search(r'aria-describedby="([^"]*)"', field.group(0))
+    assert described, f"the name field is described by nothing: {field.group(0)}"
+    said = [
+        page_text(found.group(1)).strip()
+        for id_ in described.group(1).split()
+        if (found := re.search(rf'<ul[^>]* id="{id_}"[^>]*>(.*?)</ul>', html, re.S))
+    ]
+    return field.group(0), " ".join(said)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        (
+            "Tuesday Club",
+            "a league of that name already exists (its address is 'tuesday-club'): "
+            "choose another name",
+        ),
+        ("tuesday  club!", "its address is 'tuesday-club'"),  # (the same address)
+        (
+            "???",
+            "the name '???' makes no web address: put some Latin letters or digits in it",
+        ),
+    ],
+)
+def test_a_name_the_league_cannot_have_is_said_under_the_name(
+    ada: User, client: Client, name: str, said: str
+) -> None:
+    """Found by an accessibility review (WCAG 3.3.1, 3.3.3): a name whose address another
+    league has was refused above the form, "choose another slug", and the form has no slug:
+    the refusal is the name field's, which says it is invalid and is described by it."""
+    from leagues import services as leagues
+
+    leagues.create_league(creator=ada, name="Tuesday Club", game_type="vegas")
+    client.force_login(ada)
+    answer = client.post(
+        "/leagues/new/",
+        {
+            **FORM,
+            "name": name,
+            "edition": "standard",
+            "players_per_game": "2",
+            "membership": "open",
+        },
+    )
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    field, description = _name_field(html)
+    assert 'aria-invalid="true"' in field
+    assert said in description
+    assert "slug" not in page_text(html)
+    assert "errorlist nonfield" not in html
+    assert League.objects.count() == 1

@@ -161,8 +161,12 @@ def test_it_refuses_bad_season_settings(
 
 
 def test_it_refuses_a_taken_slug_and_an_unknown_game(ada: User, league: League) -> None:
-    with pytest.raises(InvalidRequest, match="the address 'vegas-nights' is taken"):
+    with pytest.raises(InvalidRequest, match="a league of that name already exists") as taken:
         leagues.create_league(creator=ada, name="Vegas Nights", game_type="vegas")
+    assert taken.value.extra == {"field": "name"}  # (the site's form has no slug)
+    with pytest.raises(InvalidRequest, match="the address 'vegas-nights' is taken") as taken:
+        leagues.create_league(creator=ada, name="Nights", slug="vegas-nights", game_type="vegas")
+    assert taken.value.extra == {"field": "slug"}
     with pytest.raises(InvalidRequest, match="unknown game type 'chess'"):
         leagues.create_league(creator=ada, name="Chess", game_type="chess")
     assert League.objects.count() == 1

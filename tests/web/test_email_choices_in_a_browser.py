@@ -31,10 +31,11 @@ def test_a_player_chooses_the_digest_quiet_hours_lead_times_and_a_mute(
     base = live_server.url
     _sign_in(page, base, ada)
     page.goto(f"{base}/profile/")
-    # The group of muted games is a column under its label, as the other fields (a rule
-    # for a single checkbox laid it out in a row, its games squeezed one word a line)
+    # The group of muted games is a column under its label (its fieldset's legend), as the
+    # other fields (a rule for a single checkbox laid it out in a row, its games squeezed one
+    # word a line)
     box = page.locator("#id_muted")
-    field_label = box.locator("xpath=..").locator("label").first
+    field_label = box.locator("xpath=..").locator("legend")
     assert field_label.bounding_box()["y"] < box.bounding_box()["y"]
     page.check("#id_game_email_1")  # one daily digest
     page.select_option("#id_digest_hour", "9")

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Case, Q, Value, When
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.clocks import (
     BANK,
@@ -238,14 +238,35 @@ def check_clock(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     return fields
 
 
+LABELS = {
+    "bank_hours": gettext_lazy("Time bank at the start (hours)"),
+    "increment_hours": gettext_lazy("Increment (hours)"),
+    "cap_hours": gettext_lazy("Largest bank (hours)"),
+}
+"""The clock's numbers as the create form labels them (the same words, so the same
+translations): what a refusal names them by."""
+
+
+def out_of_range(
+    field: str, label: Any, low: int, most: int, value: Any, **extra: Any
+) -> InvalidRequest:
+    """The refusal of a number out of its range, naming the field by the create form's
+    label, as a sentence: "Missed turns before a forfeit: 0 to 20, not 21." A person reads
+    it on the form, in their language; an API client has the field's key in ``field``.
+    Found by play-testing: the refusals named the API's keys, in French too ("max_timeouts
+    va de 0 à 20 échéances manquées d'affilée, pas 21")."""
+    return InvalidRequest(
+        _("%(field)s: %(low)s to %(most)s, not %(value)s.")
+        % {"field": label, "low": low, "most": most, "value": value},
+        field=field,
+        **extra,
+    )
+
+
 def _hours(raw: Mapping[str, Any], name: str, default: int, low: int) -> int:
     value = raw.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_BANK_HOURS:
-        raise InvalidRequest(
-            _("%(field)s is %(low)s to %(most)s hours, not %(value)s")
-            % {"field": name, "low": low, "most": MAX_BANK_HOURS, "value": value},
-            field=name,
-        )
+        raise out_of_range(name, LABELS[name], low, MAX_BANK_HOURS, value)
     return value
 
 

@@ -159,6 +159,15 @@ def may_unsubscribe(user_id: int) -> bool:
     return User.objects.filter(pk=user_id, is_active=True).exists()
 
 
+def language_of(user_id: int) -> str:
+    """The language of the player ``user_id`` (their emails', so their unsubscribe page's);
+    the site's default for one who chose none."""
+    from accounts.models import User
+
+    chosen = User.objects.filter(pk=user_id).values_list("language", flat=True).first()
+    return chosen or settings.LANGUAGE_CODE
+
+
 def unsubscribe(*, user_id: int) -> bool:
     """Turn every game email off for ``user_id`` (the one-click link); False: no such user,
     or not one in use (:func:`may_unsubscribe`)."""

@@ -122,7 +122,8 @@ class ProfileForm(forms.ModelForm):
         label=_("Quiet hours until"),
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text=_("Nothing is sent in your quiet hours: it waits for their end."),
+        # (emails only: a webhook goes at once, to a machine; found by play-testing)
+        help_text=_("No email is sent in your quiet hours: it waits for their end."),
     )
     muted = forms.ModelMultipleChoiceField(
         label=_("Muted games"),

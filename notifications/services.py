@@ -159,6 +159,15 @@ def may_unsubscribe(user_id: int) -> bool:
     return User.objects.filter(pk=user_id, is_active=True).exists()
 
 
+def language_of(user_id: int) -> str:
+    """The language of the player ``user_id`` (their emails', so their unsubscribe page's);
+    the site's default for one who chose none."""
+    from accounts.models import User
+
+    chosen = User.objects.filter(pk=user_id).values_list("language", flat=True).first()
+    return chosen or settings.LANGUAGE_CODE
+
+
 def unsubscribe(*, user_id: int) -> bool:
     """Turn every game email off for ``user_id`` (the one-click link); False: no such user,
     or not one in use (:func:`may_unsubscribe`)."""
@@ -310,6 +319,30 @@ def _read_forfeits(game_ids: list[int]) -> dict[int, set[int]]:
             if isinstance(e, dict) and e.get("type") == "resign" and e.get("reason") == "timeouts"
         )
     return found
+
+
+def _ended_by_forfeit(game: Game) -> int | None:
+    """The seat (order) whose forfeit ended the game, if one did: the game ended by
+    resignation (its rules did not end it) and its last move is that forfeit (the
+    resignation path finishes the game right after logging it). None for a running game,
+    one that ran to its end, or one a plain resignation ended."""
+    if game.status != Game.Status.FINISHED or (game.outcome or {}).get("ended_by") != (
+        "resignation"
+    ):
+        return None
+    return _per_game(game, "ended by forfeit", lambda: _read_ended_by_forfeit(game))
+
+
+def _read_ended_by_forfeit(game: Game) -> int | None:
+    last = Move.objects.filter(game=game).order_by("-seq").values_list("events", flat=True).first()
+    return next(
+        (
+            int(e["seat"])
+            for e in last or []
+            if isinstance(e, dict) and e.get("type") == "resign" and e.get("reason") == "timeouts"
+        ),
+        None,
+    )
 
 
 def notices_after_moves(game: Game, seats: list[Seat]) -> list[Notice]:
@@ -864,7 +897,7 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "first": last is None,
         "events_omitted": omitted,
         "missed": _missed(game, seat, played),
-        "board": view["text"],
+        "board": _final_board(game, engine, view) if kind == Kind.GAME_OVER else view["text"],
         "changed_lots": []
         if kind == Kind.GAME_OVER
         else selectors.changed_lots(game=game, user=user),
@@ -876,6 +909,26 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "you_won": seat.order in (game.outcome or {}).get("winners", []),
         "said": _said(game, seat, last_at),
     }
+
+
+AT_REST: dict[str, dict[str, Any]] = {
+    "lords-of-vegas": {"over": True, "pending": []},
+    "vegas": {"roll": None},
+}
+"""What each engine's view says the game waits for, taken away: Lords of Vegas's pending
+decisions and its turn marker (which an ended view has not), Vegas's roll and the numbers
+it offers. A game that resignations or forfeits ended (its rules did not) stopped with a
+seat to act, and its game-over email must not close on a move prompt ("Blue rolled 3 5
+5 5 6 6. Place one number: ..."); found by play-testing."""
+
+
+def _final_board(game: Game, engine: Any, view: Mapping[str, Any]) -> str:
+    """The board of a game-over email: the seat's view as the game stopped, without what
+    the game waited for when resignations or forfeits ended it (:data:`AT_REST`)."""
+    ended_early = (game.outcome or {}).get("ended_by") == "resignation"
+    if not ended_early or view["view"] is None or game.game_type not in AT_REST:
+        return str(view["text"])
+    return str(engine.render_text({**view["view"], **AT_REST[game.game_type]}))
 
 
 def _traded(game: Game) -> bool:
@@ -952,7 +1005,9 @@ def _seat_moves(seat_ids: list[int]) -> QuerySet[Move, tuple[Any, ...]]:
 def _missed(game: Game, seat: Seat, played: list[str]) -> dict[str, Any] | None:
     """The deadlines the player missed since their last own move (``played``: the commands
     the server played for them), the misses in a row, and whether they forfeited (None:
-    none missed)."""
+    none missed). At the end (``over``) the email says what came of the forfeit: it ended
+    the game (``ended_it``), or a bot played the seat to the end; not that a bot "plays"
+    it (found by play-testing: a two-player game's result said so)."""
     forfeited = seat.order in _forfeited(game)
     if not played and not forfeited:
         return None
@@ -961,6 +1016,8 @@ def _missed(game: Game, seat: Seat, played: list[str]) -> dict[str, Any] | None:
         "in_a_row": seat.timeouts_in_a_row,
         "limit": game.max_timeouts,
         "forfeited": forfeited,
+        "over": game.status == Game.Status.FINISHED,
+        "ended_it": forfeited and _ended_by_forfeit(game) == seat.order,
     }
 
 
@@ -991,7 +1048,8 @@ def _events_since(
         for event, sentence in zip(m["events"], m["described"], strict=False):
             if isinstance(event, dict) and event.get("reason") == "timeouts":
                 forfeiter = by_order.get(event["seat"]) if "seat" in event else None
-                sentence = _forfeit_sentence(game, forfeiter, seat)
+                ended = "seat" in event and _ended_by_forfeit(game) == event["seat"]
+                sentence = _forfeit_sentence(game, forfeiter, seat, ended=ended)
             sentences.append(sentence)
     shown = sentences[-EVENTS_SHOWN:]
     return shown, len(sentences) - len(shown)
@@ -1025,16 +1083,32 @@ def _timeout_sentence(late: Seat | None, reader: Seat) -> str:
     return gettext("%(name)s missed the deadline: the server played for them.") % {"name": name}
 
 
-def _forfeit_sentence(game: Game, forfeiter: Seat | None, reader: Seat) -> str:
-    """Like the log's other sentences, in the reader's language (active while composing)."""
+def _forfeit_sentence(
+    game: Game, forfeiter: Seat | None, reader: Seat, *, ended: bool = False
+) -> str:
+    """Like the log's other sentences, in the reader's language (active while composing).
+    ``ended``: the forfeit ended the game (too few players left), so no bot plays on."""
     n = game.max_timeouts
-    if forfeiter is not None and forfeiter.pk == reader.pk:
+    you = forfeiter is not None and forfeiter.pk == reader.pk
+    name = forfeiter.name if forfeiter is not None else gettext("A player")
+    if ended and you:
+        return ngettext(
+            "You missed the deadline and forfeited, which ended the game.",
+            "You missed %(n)s deadlines in a row and forfeited, which ended the game.",
+            n,
+        ) % {"n": n}
+    if ended:
+        return ngettext(
+            "%(name)s missed the deadline and forfeited, which ended the game.",
+            "%(name)s missed %(n)s deadlines in a row and forfeited, which ended the game.",
+            n,
+        ) % {"n": n, "name": name}
+    if you:
         return ngettext(
             "You missed the deadline and forfeited: a bot plays your seat on.",
             "You missed %(n)s deadlines in a row and forfeited: a bot plays your seat on.",
             n,
         ) % {"n": n}
-    name = forfeiter.name if forfeiter is not None else gettext("A player")
     return ngettext(
         "%(name)s missed the deadline and forfeited: a bot plays the seat on.",
         "%(name)s missed %(n)s deadlines in a row and forfeited: a bot plays the seat on.",
@@ -1043,7 +1117,10 @@ def _forfeit_sentence(game: Game, forfeiter: Seat | None, reader: Seat) -> str:
 
 
 def _placings(game: Game, seats: list[Seat], seat: Seat) -> list[dict[str, Any]]:
+    """The result's rows; a seat that resigned by missing deadlines is said to have
+    forfeited (found by play-testing: "resigned" told the others he gave up)."""
     by_order = {s.order: s for s in seats}
+    forfeited = _forfeited(game)
     rows = []
     for p in (game.outcome or {}).get("placings", []):
         placed = by_order.get(p["seat"])
@@ -1053,6 +1130,7 @@ def _placings(game: Game, seats: list[Seat], seat: Seat) -> list[dict[str, Any]]
                 "name": placed.name if placed is not None else f"seat {p['seat']}",
                 "you": placed is not None and placed.pk == seat.pk,
                 "resigned": bool(p.get("resigned")),
+                "forfeited": bool(p.get("resigned")) and p["seat"] in forfeited,
             }
         )
     return rows

@@ -17,8 +17,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import Case, Q, Value, When
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.clocks import (
     BANK,
@@ -238,14 +239,35 @@ def check_clock(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     return fields
 
 
+LABELS = {
+    "bank_hours": gettext_lazy("Time bank at the start (hours)"),
+    "increment_hours": gettext_lazy("Increment (hours)"),
+    "cap_hours": gettext_lazy("Largest bank (hours)"),
+}
+"""The clock's numbers as the create form labels them (the same words, so the same
+translations): what a refusal names them by."""
+
+
+def out_of_range(
+    field: str, label: Any, low: int, most: int, value: Any, **extra: Any
+) -> InvalidRequest:
+    """The refusal of a number out of its range, naming the field by the create form's
+    label, as a sentence: "Missed turns before a forfeit: 0 to 20, not 21." A person reads
+    it on the form, in their language; an API client has the field's key in ``field``.
+    Found by play-testing: the refusals named the API's keys, in French too ("max_timeouts
+    va de 0 à 20 échéances manquées d'affilée, pas 21")."""
+    return InvalidRequest(
+        _("%(field)s: %(low)s to %(most)s, not %(value)s.")
+        % {"field": label, "low": low, "most": most, "value": value},
+        field=field,
+        **extra,
+    )
+
+
 def _hours(raw: Mapping[str, Any], name: str, default: int, low: int) -> int:
     value = raw.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_BANK_HOURS:
-        raise InvalidRequest(
-            _("%(field)s is %(low)s to %(most)s hours, not %(value)s")
-            % {"field": name, "low": low, "most": MAX_BANK_HOURS, "value": value},
-            field=name,
-        )
+        raise out_of_range(name, LABELS[name], low, MAX_BANK_HOURS, value)
     return value
 
 
@@ -253,11 +275,19 @@ def _by_order(seat: Seat) -> int:
     return seat.order
 
 
-def clock_summary(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
+def clock_summary(
+    game: Game, seats: Sequence[Seat] | None = None, now: datetime | None = None
+) -> dict[str, Any]:
     """The clock as the API and the pages show it: the settings, each player's bank (bank
-    clock: at the start of the current wait, in hours), and a pause the players asked for.
-    ``seats``: the game's, if the caller read them (else ``game.seats``, prefetched or
-    read)."""
+    clock, in hours: ``hours`` when the current wait started, ``left_hours`` at ``now``,
+    what the player waited on has left to act), the seats whose weekend stops the clock
+    now (``stopped_for_weekend``, each bank's ``stopped`` too), and a pause the players
+    asked for. ``seats``: the game's, with their users, if the caller read them (else
+    ``game.seats``, prefetched or read, when the clock needs them).
+
+    Found by play-testing: the page said "Cy 24.0 hours in the bank" for the whole turn,
+    and nothing that the weekend held the clock."""
+    now = now or timezone.now()
     summary: dict[str, Any] = {
         "kind": game.clock,
         "turn_hours": game.turn_hours,
@@ -266,29 +296,85 @@ def clock_summary(game: Game, seats: Sequence[Seat] | None = None) -> dict[str, 
         "paused_by_players": game.paused_at is not None and bool(game.pause_votes),
         "pause_votes": list(game.pause_votes) if game.paused_at is None else [],
         "banks": [],
+        "stopped_for_weekend": [],
     }
+    if not needs_seats(game):
+        return summary
+    if seats is None:  # (a list of games prefetches them with their users)
+        prefetched = "seats" in getattr(game, "_prefetched_objects_cache", {})
+        seats = list(game.seats.all() if prefetched else game.seats.select_related("user"))
+    people = sorted((s for s in seats if s.user_id is not None and not s.is_bot), key=_by_order)
+    summary["stopped_for_weekend"] = [s.order for s in people if weekend_holds(game, s, now)]
     if game.clock == BANK:
         summary.update(
             bank_hours=game.bank_hours,
             increment_hours=game.increment_hours,
             cap_hours=game.bank_cap_hours,
             banks=[
-                {"seat": s.order, "hours": round(bank_of(game, s) / timedelta(hours=1), 1)}
-                for s in sorted(game.seats.all() if seats is None else seats, key=_by_order)
-                if s.user_id is not None and not s.is_bot
+                {
+                    "seat": s.order,
+                    "hours": _hours_of(bank_of(game, s)),
+                    "left_hours": _hours_of(bank_now(game, s, now)),
+                    "stopped": s.order in summary["stopped_for_weekend"],
+                }
+                for s in people
             ],
         )
     return summary
 
 
-def clock_sentence(game: Game, seat: Seat | None) -> str:
-    """The clock in one sentence for a player's email (their bank, if they have one)."""
+def _hours_of(time: timedelta) -> float:
+    return round(time / timedelta(hours=1), 1)
+
+
+def _waited_on(game: Game, seat: Seat) -> bool:
+    """Whether the running game's clock runs for the seat's player now (or will, at the end
+    of a vacation wait: then it has not started)."""
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.clock_started_at is not None
+        and seat.to_act
+        and seat.user_id is not None
+        and not seat.is_bot
+    )
+
+
+def bank_now(game: Game, seat: Seat, now: datetime) -> timedelta:
+    """The seat's bank at ``now``: while the game waits on the seat, less the clock time
+    since the wait started (its weekends left out, a pause stopping it; not below zero),
+    what :func:`settle_banks` would take if the player moved now."""
+    bank = bank_of(game, seat)
+    if not _waited_on(game, seat):
+        return bank
+    assert game.clock_started_at is not None
+    end = min(now, game.paused_at) if game.paused_at is not None else now
+    spent = running_time(game.clock_started_at, end, zone_for(game, seat))
+    return max(bank - spent, timedelta(0))
+
+
+def weekend_holds(game: Game, seat: Seat, now: datetime) -> bool:
+    """Whether the weekend pause stops the seat's clock at ``now``: the game waits on the
+    seat's player, whose weekend it is (Saturday and Sunday in their zone), and no pause of
+    the players' or a vacation wait holds it already."""
+    zone = zone_for(game, seat)
+    if zone is None or not _waited_on(game, seat) or game.paused_at is not None:
+        return False
+    assert game.clock_started_at is not None
+    return game.clock_started_at <= now and now.astimezone(zone).weekday() >= SATURDAY
+
+
+SATURDAY = 5  # (``date.weekday()``: Monday is 0)
+
+
+def clock_sentence(game: Game, seat: Seat | None, now: datetime | None = None) -> str:
+    """The clock in one sentence for a player's email (their bank at ``now``, if they have
+    one: what is left of it while the game waits on them, as the page says it)."""
     if game.clock == BANK:
         text = _(
             "Time bank: %(start)s hours to start, %(more)s more for each turn, at most %(cap)s."
         ) % {"start": game.bank_hours, "more": game.increment_hours, "cap": game.bank_cap_hours}
         if seat is not None and seat.user_id is not None and not seat.is_bot:
-            hours = round(bank_of(game, seat) / timedelta(hours=1), 1)
+            hours = _hours_of(bank_now(game, seat, now or timezone.now()))
             text += " " + _("Your bank: %(hours)s hours.") % {"hours": hours}
     else:
         hours = game.turn_hours

@@ -19,7 +19,7 @@ from games.engines.base import GameEngine, InvalidOptions
 from games.engines.registry import get_engine, slugs
 from games.engines.rng import SeededRng, new_seed, seed_hash, shuffle
 from games.models import Game, Invitation, Move, Seat
-from games.services.clock import check_clock
+from games.services.clock import check_clock, out_of_range
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed, NotFound, ServiceError
 from games.services.hooks import table_changed_after_commit
 from games.services.lookups import (
@@ -141,10 +141,7 @@ def create_game(
             _("turn_hours must be a whole number, not %(value)r") % {"value": turn_hours}
         )
     if not 1 <= turn_hours <= MAX_TURN_HOURS:
-        raise InvalidRequest(
-            _("turn time is 1 to %(most)s hours, not %(value)s")
-            % {"most": MAX_TURN_HOURS, "value": turn_hours}
-        )
+        raise out_of_range("turn_hours", _("Hours per turn"), 1, MAX_TURN_HOURS, turn_hours)
     _check_policy("max_timeouts", max_timeouts, MAX_TIMEOUTS)
     _check_policy("vacation_days", vacation_days, MAX_VACATION_DAYS)
     clock_fields = check_clock(clock)
@@ -173,7 +170,9 @@ def create_game(
 
 
 def _check_policy(name: str, value: Any, high: int) -> None:
-    """``name``: "max_timeouts" or "vacation_days" (the field, named as the API names it)."""
+    """``name``: "max_timeouts" or "vacation_days". A value that is no whole number comes
+    only from the API (the create form's number field refuses it first): its refusal names
+    the field as the API does; one out of range, as the create form labels it."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidRequest(
             _("%(field)s must be a whole number, not %(value)r") % {"field": name, "value": value},
@@ -181,13 +180,12 @@ def _check_policy(name: str, value: Any, high: int) -> None:
             field=name,
         )
     if not 0 <= value <= high:
-        if name == "max_timeouts":
-            message = _("max_timeouts is 0 to %(most)s missed deadlines in a row, not %(value)s")
-        else:
-            message = _("vacation_days is 0 to %(most)s days of vacation, not %(value)s")
-        raise InvalidRequest(
-            message % {"most": high, "value": value}, code="invalid_policy", field=name
+        label = (
+            _("Missed turns before a forfeit")
+            if name == "max_timeouts"
+            else _("Vacation days per player")
         )
+        raise out_of_range(name, label, 0, high, value, code="invalid_policy")
 
 
 def invite(*, game: Game | int, by: Any, email: str) -> Invitation:

@@ -80,10 +80,12 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     found = CalendarFeed.objects.select_related("user").filter(token=token).first()
     if found is None or not found.user.is_active:
         raise Http404
-    with translation.override(found.user.language or settings.LANGUAGE_CODE):
+    language = found.user.language or settings.LANGUAGE_CODE
+    with translation.override(language):
         calendar = calendar_for(found.user)
     response = HttpResponse(calendar, content_type="text/calendar; charset=utf-8")
     response["Cache-Control"] = "private, no-store"
+    response["Content-Language"] = language  # (else the request's: "en" on a French feed)
     return response
 
 

@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import get_engine, slugs
+from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
 from games.web.present import game_name
 
 
@@ -124,6 +125,7 @@ class CreateGameForm(forms.Form):
     turn_hours = forms.IntegerField(
         label=_("Hours per turn"),
         min_value=1,
+        max_value=MAX_TURN_HOURS,  # (the input's max: the browser stops a larger one)
         initial=72,
         help_text=_("How long each player has to act before the deadline."),
     )
@@ -131,6 +133,7 @@ class CreateGameForm(forms.Form):
         label=_("Missed turns before a forfeit"),
         required=False,
         min_value=0,
+        max_value=MAX_TIMEOUTS,
         initial=3,
         help_text=_(
             "A missed deadline plays the safest move for the late player; this many in a row "
@@ -141,6 +144,7 @@ class CreateGameForm(forms.Form):
         label=_("Vacation days per player"),
         required=False,
         min_value=0,
+        max_value=MAX_VACATION_DAYS,
         initial=14,
         help_text=_("How long the game waits for a player who set an away date."),
     )

@@ -45,7 +45,7 @@ def test_the_web_form_refuses_a_cap_below_the_bank(client: Any, ada):
         | {"clock": "bank", "bank_hours": 100, "increment_hours": 12, "cap_hours": 50},
     )
     assert response.status_code == 400
-    assert "cap_hours is 100 to 720 hours, not 50" in page_text(response.content.decode())
+    assert "Largest bank (hours): 100 to 720, not 50." in page_text(response.content.decode())
     assert not Game.objects.exists()
 
 

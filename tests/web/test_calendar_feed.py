@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def _address(client: Any) -> str:
     page = client.get("/profile/").content.decode()
-    match = re.search(r'value="(' + re.escape(settings.SITE_URL) + r'[^"]+\.ics)"', page)
+    match = re.search(r'id="calendar-url">(' + re.escape(settings.SITE_URL) + r"[^<]+\.ics)<", page)
     assert match, "the profile page shows the address"
     return match.group(1).removeprefix(settings.SITE_URL)
 

@@ -11,7 +11,9 @@ query each time:
   viewer's mutes and notes, the games that wait on the viewer (the "next game" line), and
   the leagues they administer and the game's season (the tools panel);
 - the viewer (id, address, display name, staff, language and time zone), the language of
-  the request, and the code, templates and catalogs that draw the page (one hash a process).
+  the request, and the code, templates and catalogs that draw the page (one hash a process);
+- the time, in steps of :data:`CLOCK_STEP`, for a running game with a time bank or the
+  weekend pause (the clock panel says the hours left now, and a weekend that holds it).
 
 Never cached: a POST's answer (the confirm step, a refusal), a page with flash messages or
 a query string (``?chat_before=``), an open game (nothing expensive there), a private game
@@ -42,7 +44,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 
 from games.web import present
@@ -177,8 +179,14 @@ SELECT g.status, g.private, g.created_by_id, g.state IS NOT NULL, md5(g::text),
   (SELECT string_agg(w.game_id || ':' || o.version, ',' ORDER BY w.game_id)
      FROM {seat} w JOIN {game} o ON o.id = w.game_id
      WHERE w.user_id = %(viewer)s AND w.to_act AND o.status = 'active' AND o.id <> g.id),
-  {league_admin}
+  {league_admin},
+  g.status = 'active' AND (g.clock = 'bank' OR g.weekend_pause)
 FROM {game} g WHERE g.id = %(game)s"""
+
+CLOCK_STEP = 360
+"""Seconds: the page of a running game whose clock the page tells in time left (a time
+bank: the hours left now, to a tenth of an hour) or in weekends (the clock stopped for
+one) is a new page every this many seconds."""
 
 
 def fingerprint(game_id: int, user: Any) -> tuple[Any, ...] | None:
@@ -192,13 +200,14 @@ def fingerprint(game_id: int, user: Any) -> tuple[Any, ...] | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    status, private, creator, started, *rest = row
+    status, private, creator, started, *rest, clock_runs = row
     seated = rest[2]
     if not started or status == "open":
         return None
     if private and not (seated or creator == user.pk or user.is_staff):
         return None
-    return (game_id, status, *rest)
+    moment = int(timezone.now().timestamp() // CLOCK_STEP) if clock_runs else None
+    return (game_id, status, *rest, moment)
 
 
 def key_for(request: HttpRequest, found: tuple[Any, ...]) -> str:

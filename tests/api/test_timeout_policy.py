@@ -53,7 +53,9 @@ def test_bad_policy_options_are_refused_and_no_game_is_written(
 
 def test_the_service_refuses_bad_policy_values_too(alice: Player) -> None:
     before = Game.objects.count()
-    with pytest.raises(services.InvalidRequest, match="max_timeouts is 0 to 20") as caught:
+    with pytest.raises(
+        services.InvalidRequest, match=r"Missed turns before a forfeit: 0 to 20, not 99\."
+    ) as caught:
         services.create_game(creator=alice.user, game_type="vegas", max_timeouts=99)
     assert caught.value.code == "invalid_policy"
     with pytest.raises(services.InvalidRequest, match="vacation_days must be a whole number"):

@@ -102,11 +102,6 @@ def test_a_weekend_that_holds_a_fixed_clock_says_so(client: Any, make_game: Any,
     assert f"{waited.name} clock stopped for the weekend" in saturday, saturday
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the board page's cache (games/web/board_cache.py) keys a page by the data it "
-    "shows, not by the time: a player's page drawn on Friday is served on Saturday",
-)
 def test_the_same_readers_page_follows_the_clock(client: Any, make_game: Any, ada, bob) -> None:
     with time_machine.travel(FRIDAY, tick=False) as clock:
         game = make_game(ada, bob, turn_hours=24, clock={"weekend_pause": True})

@@ -142,6 +142,11 @@ class ClockSettingsSerializer(serializers.Serializer[Any]):
 class BankSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     hours = serializers.FloatField(help_text="The seat's bank when the current wait started.")
+    left_hours = serializers.FloatField(
+        help_text="The seat's bank at the time of the answer (the wait so far taken off, "
+        "weekends and pauses not counted, never below 0)."
+    )
+    stopped = serializers.BooleanField(help_text="The seat's weekend stops its clock now.")
 
 
 class ClockSerializer(serializers.Serializer[Any]):
@@ -157,6 +162,10 @@ class ClockSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(), help_text="Seats asking for a pause (all: it pauses)."
     )
     banks = BankSerializer(many=True)
+    stopped_for_weekend = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Seats whose weekend stops the clock now (weekend_pause).",
+    )
 
 
 class GameCreateSerializer(serializers.Serializer[Any]):

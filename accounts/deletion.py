@@ -108,7 +108,7 @@ def _leave_games(user: User) -> tuple[list[int], list[int]]:
     for seat in seats:
         game = seat.game
         if game.status == Game.Status.ACTIVE and not seat.resigned:
-            games.resign(game=game.pk, user=user)
+            games.resign(game=game.pk, user=user, source="system")  # (the account goes)
             resigned.append(game.pk)
         elif game.status == Game.Status.OPEN:
             games.leave_game(game=game.pk, user=user)

@@ -380,7 +380,7 @@ def _resign(
         error = f"you already resigned from game #{seat.game_id}: nothing was changed"
         return _refused(message, seat, notice, lines, error)
     try:
-        resign(game=seat.game_id, user=seat.user)
+        resign(game=seat.game_id, user=seat.user, source="email")
     except ServiceError as exc:
         return _refused(message, seat, notice, lines, exc.message)
     answered = _answer(message, seat, notice, "answer_resigned", {}, {"status": "resigned"})

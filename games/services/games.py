@@ -627,22 +627,25 @@ def _check_start(game: Game, by: Any) -> tuple[GameEngine, dict[str, Any]]:
     return engine, dict(options)
 
 
-def resign(*, game: Game | int, user: Any) -> Game:
+def resign(*, game: Game | int, user: Any, source: str = Move.Source.API) -> Game:
     """Resign: the player is ranked last (behind anyone who resigns later) and a bot plays
-    the seat on; when fewer than two seats remain unresigned, the game ends there."""
+    the seat on; when fewer than two seats remain unresigned, the game ends there.
+    ``source``: the door it came through (the log shows it, as for a move)."""
     require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
         require_active(locked)
         seat = seat_of(locked, user)
         if not seat.resigned:
-            resign_seat(locked, seat, now=timezone.now())
+            resign_seat(locked, seat, now=timezone.now(), source=source)
     if isinstance(game, Game):
         copy_into(game, locked)
     return locked
 
 
-def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[Move]:
+def resign_seat(
+    game: Game, seat: Seat, *, now: Any, reason: str = "", source: str = Move.Source.SYSTEM
+) -> list[Move]:
     """Resign ``seat`` of ``game``, whose row the caller has locked: a bot takes the seat
     and plays where the game waits on it, or the game ends if fewer than two seats remain
     unresigned. ``reason`` ("timeouts": a forfeit) goes into the logged event. Returns the
@@ -654,7 +657,7 @@ def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[M
     seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
     seat.save(update_fields=["resigned", "resigned_at", "bot"])
     ends = game.seats.filter(resigned=False).count() < 2
-    moves = _log_resignation(game, seat, reason, ends=ends)
+    moves = _log_resignation(game, seat, reason, ends=ends, source=source)
     assert game.state is not None
     notify_after_commit(game, moves)
     if ends:
@@ -667,7 +670,9 @@ def resign_seat(game: Game, seat: Seat, *, now: Any, reason: str = "") -> list[M
 _WHY = {"timeouts": "forfeited"}  # a resignation's reason, as the closed offers give it
 
 
-def _log_resignation(game: Game, seat: Seat, reason: str = "", ends: bool = False) -> list[Move]:
+def _log_resignation(
+    game: Game, seat: Seat, reason: str = "", ends: bool = False, source: str = Move.Source.SYSTEM
+) -> list[Move]:
     """The platform's own log entry (no engine command: the replay skips it); ``ends``:
     the resignation ends the game (one player is left), which the log then says rather
     than that a bot plays on."""
@@ -676,5 +681,5 @@ def _log_resignation(game: Game, seat: Seat, reason: str = "", ends: bool = Fals
         event["reason"] = reason
     if ends:
         event["ends"] = True
-    entry = Entry(seat, None, "resign", [event], Move.Source.SYSTEM)
+    entry = Entry(seat, None, "resign", [event], source)
     return append_moves(game, [entry])

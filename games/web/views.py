@@ -545,7 +545,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
         return _done(
             request,
             game_id,
-            lambda: services.resign(game=game_id, user=request.user),
+            lambda: services.resign(game=game_id, user=request.user, source="web"),
             done % {"id": game_id},
         )
     context = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import services
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from tests.notifications.conftest import deliver, reply_to, text_part
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,6 +48,7 @@ def test_resigning_by_email_needs_the_game_number_and_is_refused_twice(
     answer = next(m for m in done if "You resigned from" in m["Subject"])
     assert "you rank last" in text_part(answer)
     assert Seat.objects.get(game=game, user=player).resigned
+    assert Move.objects.get(game=game, text="resign").source == "email"  # (it read "system")
     count = len(smtp.messages)
     deliver(reply_to(turn, f"resign game {game.pk}", sender=player.email))  # type: ignore[union-attr]
     again = smtp.wait_for(count + 1)[-1]

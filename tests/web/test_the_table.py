@@ -12,7 +12,7 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 
 from games import services
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, Move, Seat
 from tests.notifications.conftest import text_part
 from tests.web.helpers import page_text
 
@@ -130,6 +130,7 @@ def test_resigning_at_two_players_says_the_game_ends_and_who_wins(make_game, ada
     answer = page_text(client.post(f"/games/{game.pk}/resign/", follow=True).content.decode())
     assert "the game is over" in answer and "a bot plays your seat on" not in answer
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert Move.objects.get(game=game, text="resign").source == "web"  # (it read "system")
     assert "resigned; the game ends" in answer and "a bot plays the seat on" not in answer
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="turn-steps"' not in page

@@ -193,6 +193,10 @@ def check_build(state: State, seat: int, cmd: Build) -> int:
             _("%(lot)s already has a casino tile: you can only build on a lot", lot=lot)
         )
     owner = state["markers"].get(lot)
+    if owner is None and not in_play(lot, state["players"]):
+        raise IllegalCommand(
+            _("%(lot)s is in the F block, out of play in a two-player game", lot=lot)
+        )
     if owner is None:
         raise IllegalCommand(
             _("%(lot)s is not your parking lot: you can only build on your lots", lot=lot)

@@ -342,6 +342,14 @@ def test_a_two_player_game_never_puts_anything_on_the_f_block():
     assert len(state["deck"]) + len(state["discard"]) == 49
 
 
+def test_building_on_the_f_block_of_a_two_player_game_says_it_is_out_of_play():
+    """It said "F1 is not your parking lot", as if the player could own one there."""
+    state, _ = new_game("2024", ["black", "blue"], "ab" * 32, move_rng("ab" * 32, 0))
+    mover = ENGINE.to_act(state)[0]
+    with pytest.raises(IllegalCommand, match="F1 is in the F block, out of play"):
+        ENGINE.apply(state, mover, ENGINE.parse("build F1 sphinx"))
+
+
 def test_a_two_player_f_draw_pays_and_draws_again():
     state = position(
         """

@@ -82,7 +82,8 @@ def test_it_shows_what_the_service_refuses_on_creation(client: Any, ada: Any) ->
         },
     )
     assert response.status_code == 400
-    assert "the classic edition is for 2 to 4 players, not 6" in page_text(
+    # (a sentence of its own on the page: it began in lower case)
+    assert "The classic edition is for 2 to 4 players, not 6" in page_text(
         response.content.decode()
     )
     assert not Game.objects.exists()

@@ -7,7 +7,8 @@ query each time:
 
 - the game's row (version, status, deadline, clock, pause votes...), its seats and their
   players (names, vacations: whether one is still away is computed by the database now),
-  its trade offers, its table talk (how many messages, the newest, the hidden ones), the
+  its trade offers, the table talk the viewer may read (how many messages, the newest, the
+  hidden ones: not others' private messages, which would tell that they talk), the
   viewer's mutes and notes, the games that wait on the viewer (the "next game" line), and
   the leagues they administer and the game's season (the tools panel);
 - the viewer (id, address, display name, staff, language and time zone), the language of
@@ -170,7 +171,9 @@ SELECT g.status, g.private, g.created_by_id, g.state IS NOT NULL, md5(g::text),
   EXISTS (SELECT 1 FROM {seat} s WHERE s.game_id = g.id AND s.user_id = %(viewer)s),
   (SELECT md5(string_agg(o::text, '|' ORDER BY o.id)) FROM {offer} o WHERE o.game_id = g.id),
   (SELECT concat_ws(';', count(*), max(c.id), count(c.hidden_at), max(c.hidden_at))
-     FROM {chat} c WHERE c.game_id = g.id),
+     FROM {chat} c WHERE c.game_id = g.id
+       AND EXISTS (SELECT 1 FROM {seat} v WHERE v.game_id = g.id AND v.user_id = %(viewer)s
+                   AND (c.to_id IS NULL OR c.to_id = v.id OR c.author_id = v.id))),
   (SELECT string_agg(m.muted_id::text, ',' ORDER BY m.muted_id)
      FROM {mute} m JOIN {seat} s ON s.id = m.seat_id
      WHERE s.game_id = g.id AND s.user_id = %(viewer)s),

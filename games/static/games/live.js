@@ -81,25 +81,27 @@
     return text(line);
   }
 
-  function said(page, turnBefore) {
+  function said(page, turnBefore, redrawn) {
     /* each new move by its first sentence (what was done: the payouts that follow would
        make a turn a minute's listening), each new or changed trade offer, each new
        message, then whether it is now the player's turn */
+    /* (only what is redrawn: a part left as it was, because the player is typing there
+       or reading an older page of talk, would be said again at every update) */
     var lines = [];
-    fresh(document.getElementById("log"), page.getElementById("log"), function (li) {
+    if (redrawn.moves) fresh(document.getElementById("log"), page.getElementById("log"), function (li) {
       return li.getAttribute("value");
     }).forEach(function (li) {
       var first = li.querySelector(".sentences li");
       lines.push(first ? text(first) : text(li.querySelector(".log-head strong")) + " " +
         text(li.querySelector(".log-head code")));
     });
-    fresh(document.querySelector("#trades ul.offers"), page.querySelector("#trades ul.offers"),
+    if (redrawn.trades) fresh(document.querySelector("#trades ul.offers"), page.querySelector("#trades ul.offers"),
       function (li) { return li.id + "|" + text(li.querySelector(".tag")); }
     ).forEach(function (li) {
       var words = li.querySelector(".sentences li"); /* the trade in words, not in notation */
       lines.push(offerLine(li) + (words ? ": " + text(words) : ""));
     });
-    fresh(document.getElementById("chat-log"), page.getElementById("chat-log"), function (li) {
+    if (redrawn["chat-messages"]) fresh(document.getElementById("chat-log"), page.getElementById("chat-log"), function (li) {
       return li.id;
     }).forEach(function (li) {
       lines.push(text(li.querySelector(".chat-head strong")) + ": " + text(li.querySelector(".chat-text")));
@@ -116,13 +118,18 @@
 
   function swap(html, turnBefore) {
     var page = new DOMParser().parseFromString(html, "text/html");
-    var words = said(page, turnBefore);
+    var redrawn = {};
+    parts.forEach(function (id) {
+      var old = document.getElementById(id);
+      redrawn[id] = !!(old && page.getElementById(id) && !busy(old));
+    });
+    var words = said(page, turnBefore, redrawn);
     var focused = document.activeElement !== document.body ? document.activeElement : null;
     var at = focused ? focused.getBoundingClientRect().top : 0;
     parts.forEach(function (id) {
       var old = document.getElementById(id);
       var now = page.getElementById(id);
-      if (old && now && !busy(old)) {
+      if (redrawn[id]) {
         var node = document.importNode(now, true);
         keepOpen(old, node);
         var had = focused && old.contains(focused);

@@ -52,11 +52,16 @@ def test_a_trade_built_previewed_and_proposed_in_a_browser(
     page.check(f"#trade-builder-start input[value='{b.order}']")
     page.click("#trade-builder-start button[type=submit]")
     page.wait_for_selector("#builder-pieces")
+    # Each step puts the player at its own heading and marks itself current (it went back
+    # to the page's top: 49 presses of Tab to reach "Propose the trade").
+    assert page.evaluate("document.activeElement.id") == "h-pieces"
+    assert page.get_attribute(".builder-steps li[aria-current=step]", "class") == "current"
     page.fill(f"#pay_{a.order}_{b.order}", "3")
     page.select_option(f"#lot_{lot}", str(a.order))
     _shots(page, "builder-pieces-en")
     page.click("#builder-pieces button[type=submit]")
     page.wait_for_selector("#builder-preview")
+    assert page.evaluate("document.activeElement.id") == "h-preview"
     said = page.inner_text("#builder-preview")
     assert f"gives the parking lot {lot} to {ada.name}" in said
     assert f"{ada.name} pays {bob.name} $3m." in said  # the dry run's account

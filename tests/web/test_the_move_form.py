@@ -312,3 +312,16 @@ def test_a_lay_off_to_decide_says_which_bet_it_is(
     page = page_text(client.get(f"/games/{game.pk}/").content.decode())
     assert f"at your casino at {asked['lot']}. Lay off half of the bet to the bank?" in page
     assert f"bets ${asked['amount']}m" in page
+
+
+def test_what_was_just_played_is_read_with_the_move_box(client: Any, lords: Any) -> None:
+    """After a move that leaves the player to act, the page opens with the focus in the
+    move box, past "Played: ...", which a screen reader then never read: the box is
+    described by it."""
+    player = actor(lords)
+    client.force_login(player)
+    sent = {"text": "prefer place ask", "expected_version": lords.version, "idempotency_key": "p"}
+    page = client.post(f"/games/{lords.pk}/", sent, follow=True).content.decode()
+    assert re.search(r'<ul class="messages" role="status" id="flash">\s*<li[^>]*>Played: ', page)
+    [box] = re.findall(r'<textarea name="text" id="id_text"[^>]*>', page)
+    assert 'aria-describedby="flash text-help"' in box and " autofocus" in box

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import path
@@ -31,7 +32,16 @@ def _boom(request: HttpRequest) -> HttpResponse:
     raise RuntimeError("a bug")
 
 
-urlpatterns = [path("boom/", _boom), path("api/boom/", _boom), *site_urls.urlpatterns]
+def _forbidden(request: HttpRequest) -> HttpResponse:
+    raise PermissionDenied("the code's own words")
+
+
+urlpatterns = [
+    path("boom/", _boom),
+    path("api/boom/", _boom),
+    path("forbidden/", _forbidden),
+    *site_urls.urlpatterns,
+]
 handler400 = site_urls.handler400
 handler403 = site_urls.handler403
 handler404 = site_urls.handler404
@@ -142,3 +152,21 @@ def test_the_api_still_answers_in_json(french: User, settings: Any) -> None:
         assert answer.status_code == status, address
         assert answer["Content-Type"] == "application/json"
         assert answer.json()["error"]["code"] == code
+
+
+def test_a_refusal_and_a_bad_request_are_pages_of_the_site(french: User, settings: Any) -> None:
+    """Django's own English pages answered a PermissionDenied (403) and a request it could
+    not read (400) outside the API."""
+    settings.ROOT_URLCONF = __name__
+    browser = Client(raise_request_exception=False)
+    browser.force_login(french)
+    answer = browser.get("/forbidden/")
+    assert answer.status_code == 403
+    main = _a_page_of_the_site(answer.content.decode(), "fr")
+    assert _said("fr", "Not allowed")[0] in main and "the code's own words" not in main
+    request = RequestFactory().get("/games/1/")
+    with translation.override("fr"):
+        bad = errors.bad_request(request, ValueError("unreadable"))
+    assert bad.status_code == 400
+    main = _a_page_of_the_site(bad.content.decode(), "fr")
+    assert _said("fr", "Request not understood")[0] in main

@@ -376,3 +376,21 @@ def test_a_new_player_starts_in_the_language_their_browser_asks_for(client: Any)
     )
     assert response.status_code == 302
     assert get_user_model().objects.get(email="zoe@example.org").language == "it"
+
+
+@pytest.mark.parametrize("language", ["fr", "it"])
+def test_an_unknown_company_s_refusal_lists_words_the_notation_reads(language: str) -> None:
+    """The French and Italian refusals listed the English company words only, though the
+    notation reads the reader's own ('gris', 'argento'): each word they list now is read."""
+    from games.engines.base import MalformedCommand
+    from games.engines.lords_of_vegas.notation import COMPANY_WORDS
+    from games.engines.registry import get_engine
+
+    engine = get_engine("lords-of-vegas")
+    with translation.override(language), pytest.raises(MalformedCommand) as refused:
+        engine.parse("build A2 nothing")
+    said = str(refused.value)
+    listed = re.search(r"\(([^()]*)\)\s*$", said)
+    assert listed is not None, said
+    words = [w.strip() for group in listed.group(1).split(",") for w in group.split("|")]
+    assert len(words) >= 10 and all(w in COMPANY_WORDS for w in words), words

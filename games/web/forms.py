@@ -68,6 +68,8 @@ class MoveForm(forms.Form):
         data = super().clean() or {}
         command = (data.get("choice") or "").strip() or (data.get("text") or "").strip()
         if data.get("gamble_lot"):
+            if self.has_error("gamble_amount"):  # (its own message says why: one is enough)
+                return data
             if not data.get("gamble_amount"):
                 raise forms.ValidationError(_("Say how much to bet."))
             command = f"gamble {data['gamble_lot']} {data['gamble_amount']}"

@@ -67,6 +67,11 @@ def test_a_bet_is_an_amount_in_a_bounded_field(client: Any, lords: Any) -> None:
     assert f'min="1" max="{most}"' in field
     form = html.split(f'id="bet-{lot}"', 1)[1].split("</form>")[0]
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    # A bet of 0 (the field's limits edited away) is refused once, not twice.
+    zero = page_text(
+        client.post(f"/games/{lords.pk}/", {**fields, "gamble_amount": 0}).content.decode()
+    )
+    assert "greater than or equal to 1" in zero and "Say how much to bet" not in zero
     # Its button asks first, as every button of the panel says it does (it played at once)
     asked = client.post(f"/games/{lords.pk}/", {**fields, "gamble_amount": 1})
     assert asked.status_code == 200 and "Play this?" in page_text(asked.content.decode())

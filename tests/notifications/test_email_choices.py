@@ -105,15 +105,20 @@ def _reminder_due(game: Game, deadline: datetime, now: datetime) -> Seat:
     return seat
 
 
+def _paris_players(make_user, lead: int) -> tuple[Any, Any]:
+    """Ada and Bob in Paris, quiet from 22:00 to 07:00, reminded ``lead`` hours ahead."""
+    ada, bob = (make_user(name, time_zone="Europe/Paris") for name in ("ada", "bob"))
+    for user in (ada, bob):
+        _quiet(user, "22:00", "07:00", remind_before=[lead])
+    return ada, bob
+
+
 def test_a_reminder_quiet_hours_would_hold_until_its_deadline_is_not_sent(
     make_game, make_user, smtp
 ):
     """A deadline is moved out of the player's quiet hours, often to their very end: a
     reminder due inside them would come with the deadline, or after the server played."""
-    ada = make_user("ada", time_zone="Europe/Paris")
-    bob = make_user("bob", time_zone="Europe/Paris")
-    for user in (ada, bob):
-        _quiet(user, "22:00", "07:00", remind_before=[2])
+    ada, bob = _paris_players(make_user, 2)
     with time_machine.travel(_utc(2026, 11, 24, 4), tick=False) as clock:  # 05:00 Paris
         game = make_game(ada, bob)
         _reminder_due(game, deadline=_utc(2026, 11, 24, 6), now=_utc(2026, 11, 24, 4))
@@ -124,41 +129,30 @@ def test_a_reminder_quiet_hours_would_hold_until_its_deadline_is_not_sent(
     assert smtp.wait_for(1, timeout=0.5) == []
 
 
-def test_a_held_reminder_is_not_sent_once_the_game_is_over(make_game, make_user, smtp):
-    """Held through the night, a reminder goes in the morning only if the game still waits
-    on the player: here the other player resigned in the night and the game ended."""
-    ada = make_user("ada", time_zone="Europe/Paris")
-    bob = make_user("bob", time_zone="Europe/Paris")
-    for user in (ada, bob):
-        _quiet(user, "22:00", "07:00", remind_before=[12])
+@pytest.mark.parametrize("ended", [False, True])
+def test_a_held_reminder_goes_in_the_morning_only_if_still_true(make_game, make_user, smtp, ended):
+    """Held through the night, a reminder goes at the end of the quiet hours if the game
+    still waits on the player; not if the other player resigned in the night and the game
+    ended (it came after the game-over email)."""
+    ada, bob = _paris_players(make_user, 12)
     with time_machine.travel(_utc(2026, 11, 23, 23), tick=False) as clock:  # midnight, Paris
         game = make_game(ada, bob)
         seat = _reminder_due(game, deadline=_utc(2026, 11, 24, 11), now=_utc(2026, 11, 23, 23))
         assert services.send_reminders() == 0
         note = Notification.objects.get(kind="reminder")
         assert note.status == "waiting" and note.due_at == _utc(2026, 11, 24, 6)
-        other = game.seats.exclude(pk=seat.pk).select_related("user").get()
-        game_services.resign(game=game, user=other.user)
+        if ended:
+            other = game.seats.exclude(pk=seat.pk).select_related("user").get()
+            game_services.resign(game=game, user=other.user)
         clock.move_to(_utc(2026, 11, 24, 6))
-        assert services.send_due() == 0
+        assert services.send_due() == (0 if ended else 1)
     note.refresh_from_db()
-    assert note.status == "dropped"
-    assert smtp.wait_for(1, timeout=0.5) == []
-
-
-def test_a_held_reminder_still_true_in_the_morning_is_sent(make_game, make_user, smtp):
-    ada = make_user("ada", time_zone="Europe/Paris")
-    bob = make_user("bob", time_zone="Europe/Paris")
-    for user in (ada, bob):
-        _quiet(user, "22:00", "07:00", remind_before=[12])
-    with time_machine.travel(_utc(2026, 11, 23, 23), tick=False) as clock:
-        game = make_game(ada, bob)
-        seat = _reminder_due(game, deadline=_utc(2026, 11, 24, 11), now=_utc(2026, 11, 23, 23))
-        assert services.send_reminders() == 0
-        clock.move_to(_utc(2026, 11, 24, 6))
-        assert services.send_due() == 1
-    [message] = smtp.wait_for(1)
-    assert message["To"] == seat.user.email  # type: ignore[union-attr]
+    if ended:
+        assert note.status == "dropped"
+        assert smtp.wait_for(1, timeout=0.5) == []
+    else:
+        [message] = smtp.wait_for(1)
+        assert message["To"] == seat.user.email  # type: ignore[union-attr]
 
 
 # -- the digest hour -------------------------------------------------------------------------

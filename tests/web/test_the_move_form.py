@@ -233,33 +233,41 @@ def test_a_sprawl_button_says_where_from_in_the_reader_s_language(
     assert [b["text"] for b in row["buttons"]] == [e["text"] for e in legal]
 
 
+def _asked_to_decide(
+    make_game: Any, users: list[Any], decision: str, towards: str, seed: int
+) -> tuple[Any, Any]:
+    """A classic Lords of Vegas game whose players all ``prefer <decision> ask``, played
+    with real submissions (leaning to ``towards`` commands) until the seat to act must
+    answer with a ``<decision> ...`` command: the game and that seat."""
+    from games.engines.lords_of_vegas.commands import Prefer
+    from games.engines.registry import get_engine
+
+    game = make_game(*users, game_type="lords-of-vegas", options={"edition": "classic"})
+    engine = get_engine("lords-of-vegas")
+    for seat in game.seats.select_related("user"):
+        services.submit_command(
+            game=game, user=seat.user, text=engine.format(Prefer(decision, "ask"))
+        )
+    rng = random.Random(seed)
+    for _ in range(800):
+        game.refresh_from_db()
+        seat = game.seats.select_related("user").get(to_act=True)
+        legal = engine.legal_commands(game.state, seat.order)
+        if any(engine.format(c).startswith(f"{decision} ") for c in legal):
+            return game, seat
+        leaning = [c for c in legal if engine.format(c).startswith(towards)]
+        pick = rng.choice(leaning if leaning and rng.random() < 0.6 else legal)
+        services.submit_command(game=game, user=seat.user, text=engine.format(pick))
+    pytest.fail(f"no '{decision}' to answer in 800 moves")
+
+
 def test_a_lords_of_vegas_placing_after_a_reorganize_is_shown_and_played(
     client: Any, make_game: Any, ada: Any, bob: Any, cy: Any
 ) -> None:
     """A player who asks to place their own dice after a reorganize (``prefer place ask``)
     got a server error on the board page: its buttons were read as Vegas's ``place 4``. The
     page shows the placings; a wrong one is refused on the page, a right one is played."""
-    from games.engines.lords_of_vegas.commands import Prefer
-    from games.engines.registry import get_engine
-
-    game = make_game(ada, bob, cy, game_type="lords-of-vegas", options={"edition": "classic"})
-    engine = get_engine("lords-of-vegas")
-    for seat in game.seats.select_related("user"):
-        services.submit_command(
-            game=game, user=seat.user, text=engine.format(Prefer("place", "ask"))
-        )
-    rng = random.Random(0)
-    for _ in range(600):
-        game.refresh_from_db()
-        seat = game.seats.select_related("user").get(to_act=True)
-        legal = engine.legal_commands(game.state, seat.order)
-        if any(engine.format(c).startswith("place ") for c in legal):
-            break
-        reorganize = [c for c in legal if engine.format(c).startswith("reorganize")]
-        pick = rng.choice(reorganize if reorganize and rng.random() < 0.5 else legal)
-        services.submit_command(game=game, user=seat.user, text=engine.format(pick))
-    else:
-        pytest.fail("no placing to choose in 600 moves")
+    game, seat = _asked_to_decide(make_game, [ada, bob, cy], "place", "reorganize", 0)
     client.force_login(seat.user)
     page = client.get(f"/games/{game.pk}/")
     assert page.status_code == 200
@@ -286,27 +294,7 @@ def test_a_lay_off_to_decide_says_which_bet_it_is(
 ) -> None:
     """The panel showed "Lay off half the bet (2)" and buttons "no", "yes": not who bet,
     how much, where, nor what each answer does."""
-    from games.engines.lords_of_vegas.commands import Prefer
-    from games.engines.registry import get_engine
-
-    game = make_game(ada, bob, cy, game_type="lords-of-vegas", options={"edition": "classic"})
-    engine = get_engine("lords-of-vegas")
-    for seat in game.seats.select_related("user"):
-        services.submit_command(
-            game=game, user=seat.user, text=engine.format(Prefer("layoff", "ask"))
-        )
-    rng = random.Random(1)
-    for _ in range(800):
-        game.refresh_from_db()
-        seat = game.seats.select_related("user").get(to_act=True)
-        legal = engine.legal_commands(game.state, seat.order)
-        if any(engine.format(c).startswith("layoff ") for c in legal):
-            break
-        gambles = [c for c in legal if engine.format(c).startswith("gamble")]
-        pick = rng.choice(gambles if gambles and rng.random() < 0.7 else legal)
-        services.submit_command(game=game, user=seat.user, text=engine.format(pick))
-    else:
-        pytest.fail("no lay-off to decide in 800 moves")
+    game, seat = _asked_to_decide(make_game, [ada, bob, cy], "layoff", "gamble", 1)
     asked = next(d for d in game.state["pending"] if d["kind"] == "layoff")
     client.force_login(seat.user)
     page = page_text(client.get(f"/games/{game.pk}/").content.decode())

@@ -229,18 +229,21 @@ def test_the_live_tag_follows_the_talk_the_viewer_may_read_and_no_other(
     client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
 ) -> None:
     """An open board page redraws its talk when a message it would show is said (or
-    hidden); a private message between two others changes nothing for the third, so
-    its page cannot tell that they talk."""
+    hidden); a private message between two others changes nothing for the third, neither
+    the live tag nor the stored page's ETag (which counted every message: found by
+    review), so its page cannot tell that they talk."""
     game = make_game(ada, bob, cy, game_type="vegas")
     client.force_login(ada)
-    url = f"/games/{game.pk}/live/"
-    etag = client.get(url)["ETag"]
+    url, page = f"/games/{game.pk}/live/", f"/games/{game.pk}/"
+    etag, page_etag = client.get(url)["ETag"], client.get(page)["ETag"]
     order = {s.user_id: s.order for s in game.seats.all()}
     talk.say(game=game, user=bob, text="just between us", to=order[cy.pk])
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert client.get(page, HTTP_IF_NONE_MATCH=page_etag).status_code == 304
     said = talk.say(game=game, user=bob, text="hello table")
     answer = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert answer.status_code == 200
+    assert client.get(page, HTTP_IF_NONE_MATCH=page_etag).status_code == 200
     assert "hello table" in page_text(_page(client, game, ada))
     talk.hide_messages(messages=[said], by=ada)  # (as staff do)
     assert client.get(url, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 200

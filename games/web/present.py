@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import zone_named
-from games.engines.lords_of_vegas import describe_lot, describe_view
+from games.engines.lords_of_vegas import describe_decision, describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.lords_of_vegas.views import command_cost, gamble_limit
 from games.engines.registry import get_engine
@@ -435,39 +435,9 @@ def lords_board(
         "turn_name": _colour(colours.get(view["turn"], "")),
         "acts": view.get("acts", 0),
         "raise": view.get("edition") == "2024",  # (the classic edition has no risers)
-        "decision": _decision(view, viewer, colours),
+        "decision": str(describe_decision(view, viewer) or ""),
         "turn": colours.get(view["turn"]),
         "over": view["over"],
-    }
-
-
-def _decision(view: dict[str, Any], viewer: int | None, colours: dict[int, str]) -> str:
-    """What the game asks the viewer to decide, if anything, with what it is about: the
-    move panel's buttons alone ("yes", "no") did not say which bet a lay-off was for."""
-    asked = next((d for d in view["pending"] if d["seat"] == viewer), None)
-    if asked is None:
-        return ""
-    if asked["kind"] == "layoff":
-        return _(
-            "%(gambler)s bets %(amount)s at your casino at %(lot)s. Lay off half of the bet "
-            "to the bank? Yes: you pay or take only half of it, the bank the rest. No: all "
-            "of it is yours to pay or take."
-        ) % {
-            "gambler": _colour(colours.get(asked["gambler"], "")).capitalize(),
-            "amount": millions(asked["amount"]),
-            "lot": asked["lot"],
-        }
-    if asked["kind"] == "place":
-        return _(
-            "Your dice in the casino you reorganized were rerolled: choose which value goes "
-            "on which of your tiles (%(lots)s). Who is the boss does not change."
-        ) % {"lots": ", ".join(asked["lots"])}
-    if asked.get("piece") == "lot":
-        return _(
-            "All 10 of your lot markers are on the board: choose which one moves to %(lot)s."
-        ) % {"lot": asked["lot"]}
-    return _("All 12 of your dice are on the board: choose which one moves to %(lot)s.") % {
-        "lot": asked["lot"]
     }
 
 

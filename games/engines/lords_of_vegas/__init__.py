@@ -27,7 +27,7 @@ from .commands import (
 from .engine import ENGINE, LordsOfVegas
 from .position import PositionError, from_position, to_position
 from .render import render_text
-from .views import describe_lot, describe_view, view
+from .views import describe_decision, describe_lot, describe_view, view
 
 __all__ = [
     "ENGINE",
@@ -49,6 +49,7 @@ __all__ = [
     "Reorganize",
     "Sprawl",
     "Trade",
+    "describe_decision",
     "describe_lot",
     "describe_view",
     "from_position",

@@ -143,6 +143,39 @@ def _who(view: JSON, seat: int | None) -> Text | str:
     return NOBODY if seat is None else player(str(view["players"][seat]["colour"]))
 
 
+def describe_decision(view: JSON, seat: int | None) -> Text | None:
+    """What the game asks ``seat`` to decide, with what it is about (None: nothing): a
+    lay-off names the bet and what yes and no do, a placing its tiles, a move its lot (the
+    answers alone, "yes" and "no", did not say which bet a lay-off was for)."""
+    asked = next((d for d in view["pending"] if d["seat"] == seat), None)
+    if asked is None:
+        return None
+    if asked["kind"] == "layoff":
+        return _(
+            "%(gambler)s bets %(amount)s at your casino at %(lot)s. Lay off half of the bet "
+            "to the bank? Yes: you pay or take only half of it, the bank the rest. No: all "
+            "of it is yours to pay or take.",
+            gambler=_who(view, asked["gambler"]),
+            amount=money(asked["amount"]),
+            lot=asked["lot"],
+        )
+    if asked["kind"] == "place":
+        return _(
+            "Your dice in the casino you reorganized were rerolled: choose which value goes "
+            "on which of your tiles (%(lots)s). Who is the boss does not change.",
+            lots=", ".join(asked["lots"]),
+        )
+    if asked.get("piece") == "lot":
+        return _(
+            "All 10 of your lot markers are on the board: choose which one moves to %(lot)s.",
+            lot=asked["lot"],
+        )
+    return _(
+        "All 12 of your dice are on the board: choose which one moves to %(lot)s.",
+        lot=asked["lot"],
+    )
+
+
 def describe_view(view: JSON) -> str:
     """The view as a plain list, one fact a line, for screen readers (in the language active
     now: every line is a Text rendered here)."""

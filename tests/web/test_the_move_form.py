@@ -300,6 +300,17 @@ def test_a_lay_off_to_decide_says_which_bet_it_is(
     page = page_text(client.get(f"/games/{game.pk}/").content.decode())
     assert f"at your casino at {asked['lot']}. Lay off half of the bet to the bank?" in page
     assert f"bets ${asked['amount']}m" in page
+    # The text board (the email's, the page's "as text") says it to that player too, in
+    # French as well; the others read whom the game waits for.
+    from games.engines.registry import get_engine
+
+    engine = get_engine("lords-of-vegas")
+    with translation.override("fr"):
+        theirs = engine.render_text(engine.view(game.state, seat.order))
+        others = engine.render_text(engine.view(game.state, (seat.order + 1) % 3))
+    flat = " ".join(theirs.split())
+    assert f"dans ton casino en {asked['lot']}. Abandonner la moitié du pari" in flat, theirs
+    assert "Abandonner la moitié" not in " ".join(others.split())
 
 
 def test_what_was_just_played_is_read_with_the_move_box(client: Any, lords: Any) -> None:

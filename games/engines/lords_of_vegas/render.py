@@ -15,6 +15,7 @@ from games.engines.base import JSON
 from games.engines.text import Join, Text, _, ngettext
 
 from .board import LOTS, in_play
+from .views import describe_decision
 from .words import company, company_with_colour, money, player
 
 INITIAL = {"black": "K", "blue": "B", "green": "G", "purple": "P", "red": "R", "yellow": "Y"}
@@ -82,9 +83,12 @@ def render_text(view: JSON) -> str:
     if view["over"]:
         lines.append(str(_("The game is over.")))
     for decision in view["pending"]:
-        lines.append(
-            str(WAITING[decision["kind"]](player(view["players"][decision["seat"]]["colour"])))
-        )
+        # (the reader's own decision with what it is about: the email's board is what a
+        # player answers a lay-off from)
+        own = decision["seat"] == view.get("viewer")
+        said = describe_decision(view, decision["seat"]) if own else None
+        who = player(view["players"][decision["seat"]]["colour"])
+        lines.append(str(said or WAITING[decision["kind"]](who)))
     return "\n".join(part for line in lines for part in _wrap(line))
 
 

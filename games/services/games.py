@@ -643,6 +643,12 @@ def resign(*, game: Game | int, user: Any, source: str = Move.Source.API) -> Gam
     return locked
 
 
+def ends_the_game(unresigned: int) -> bool:
+    """Whether a game left with ``unresigned`` players after a resignation ends there (a
+    bot plays a resigned seat on only while two players or more remain)."""
+    return unresigned < 2
+
+
 def resign_seat(
     game: Game, seat: Seat, *, now: Any, reason: str = "", source: str = Move.Source.SYSTEM
 ) -> list[Move]:
@@ -656,7 +662,7 @@ def resign_seat(
     seat.resigned_at = now
     seat.bot = "greedy" if "greedy" in engine.bots else next(iter(engine.bots))
     seat.save(update_fields=["resigned", "resigned_at", "bot"])
-    ends = game.seats.filter(resigned=False).count() < 2
+    ends = ends_the_game(game.seats.filter(resigned=False).count())
     moves = _log_resignation(game, seat, reason, ends=ends, source=source)
     assert game.state is not None
     notify_after_commit(game, moves)

@@ -535,7 +535,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     shown = page["game"]
     mine = shown.get("your_seat")
     others = [s for s in shown["seats"] if not s["resigned"] and s["order"] != mine]
-    ends = len(others) == 1  # (then the game ends, and the one left wins)
+    ends = services.ends_the_game(len(others))  # (the one left wins)
     if request.method == "POST" and page["may_resign"]:
         done = (
             _("You resigned from game #%(id)s: the game is over.")
@@ -553,7 +553,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
         "title": present.title(shown),
         "may_resign": page["may_resign"],
         "ends": ends,
-        "winner": others[0]["name"] if ends else "",
+        "winner": others[0]["name"] if ends and others else "",
     }
     return _render(request, "games/resign.html", context, status=200 if page["may_resign"] else 409)
 

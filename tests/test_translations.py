@@ -387,10 +387,36 @@ def test_an_unknown_company_s_refusal_lists_words_the_notation_reads(language: s
     from games.engines.registry import get_engine
 
     engine = get_engine("lords-of-vegas")
-    with translation.override(language), pytest.raises(MalformedCommand) as refused:
-        engine.parse("build A2 nothing")
-    said = str(refused.value)
+    with translation.override(language):
+        with pytest.raises(MalformedCommand) as refused:
+            engine.parse("build A2 nothing")
+        said = str(refused.value)  # (said in the reader's language: inside the override)
     listed = re.search(r"\(([^()]*)\)\s*$", said)
     assert listed is not None, said
     words = [w.strip() for group in listed.group(1).split(",") for w in group.split("|")]
     assert len(words) >= 10 and all(w in COMPANY_WORDS for w in words), words
+    assert {"or", "oro"} & set(words), words  # (the English list alone passed before)
+
+
+@pytest.mark.parametrize("language", ["fr", "it"])
+@pytest.mark.parametrize("edition", ["2024", "classic", None])
+def test_an_unknown_verb_s_refusal_lists_the_readers_verbs(
+    language: str, edition: str | None
+) -> None:
+    """The refusal of an unknown command listed the English verbs to a French or Italian
+    player, who types ``construire``, ``costruisci``: it lists the reader's words, each one
+    the notation reads as the verb it stands for, the edition's verbs in the English list's
+    order."""
+    from games.engines.base import MalformedCommand
+    from games.engines.lords_of_vegas.notation import VERB_OF, _plain, known_verbs, parse
+
+    english = str(known_verbs(edition)).split(", ")
+    with translation.override(language):
+        with pytest.raises(MalformedCommand) as refused:
+            parse("voler A2", edition=edition)
+        said = str(refused.value)
+    listed = re.search(r"\(([^()]*)\)\s*$", said)
+    assert listed is not None, said
+    words = listed.group(1).split(":", 1)[1].strip().split(", ")
+    assert [VERB_OF.get(_plain(w)) for w in words] == english, words
+    assert words != english

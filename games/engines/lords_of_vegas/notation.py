@@ -68,15 +68,26 @@ lay off half a bet. (The editions come from the board, not as quoted words: this
 quoted words are the notation, which tests/test_no_english_left.py lets through.)"""
 
 
-def known_verbs(edition: str | None = None) -> str:
-    """The canonical verbs, as an unknown command's refusal lists them (notation: never
-    translated): the edition's only, when the game is known, or every edition's."""
-    verbs = [v for v in VERBS if v != "layoff"] + ["layoff"]
-    return ", ".join(v for v in verbs if edition is None or EDITION_ONLY.get(v, edition) == edition)
+_VERB_LISTS: dict[str | None, Text] = {
+    NEWEST: _("build, sprawl, remodel, reorganize, raise, gamble, end, move, place, prefer, trade"),
+    CLASSIC: _(
+        "build, sprawl, remodel, reorganize, gamble, end, move, place, prefer, trade, layoff"
+    ),
+    None: _(
+        "build, sprawl, remodel, reorganize, raise, gamble, end, move, place, prefer, trade, layoff"
+    ),
+}
+"""The verbs an unknown command's refusal lists: the edition's only when the game is
+known (else every edition's), each in the reader's words where the books have them
+(``construire, étendre...``, ``costruisci, espandi...``: the translations must name words
+:data:`VERBS` accepts, in this order; tests/engines/test_lords_notation.py holds them to
+it)."""
 
 
-KNOWN_VERBS = known_verbs()
-"""Every edition's verbs, for a text read without its game."""
+def known_verbs(edition: str | None = None) -> Text:
+    """The verbs an unknown command's refusal lists (see :data:`_VERB_LISTS`)."""
+    return _VERB_LISTS[edition if edition in _VERB_LISTS else None]
+
 
 TRADE_FORM = (
     "trade <colour> pays <colour> <amount>, <colour> gives lot <lot> to <colour>, "

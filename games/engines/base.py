@@ -162,6 +162,12 @@ class GameEngine(Protocol):
         """``None`` for an ordinary command; for a trade, every seat that must agree.
         The platform never applies a trade straight from one player: it becomes an offer."""
 
+    def shows_chance(self, event: Event) -> bool:
+        """Whether ``event`` shows what chance decided: dice rolled, a card turned from the
+        hidden deck. What comes of a command after such an event must not be tried and
+        taken back (a refused submission would tell the roll, and a player could probe
+        until it suits them): the platform lets such a command only come last."""
+
     def outcome(self, state: State) -> Outcome | None:
         """``None`` while the game runs, else the placings with tie-breaks."""
 

@@ -124,7 +124,25 @@ def apply_player_commands(
         except IllegalCommand as exc:
             raise IllegalMove(numbered(index, total, str(exc)), command=text, index=index) from exc
         entries.append(Entry(seat, command, text, list(events), source))
+        if index < total and any(engine.shows_chance(e) for e in events):
+            raise IllegalMove(
+                numbered(index, total, _chance_not_last(text)),
+                code="chance_not_last",
+                command=text,
+                index=index,
+            )
     return state, entries
+
+
+def _chance_not_last(text: str) -> str:
+    """Why a command that rolls dice or turns a card may only come last: tried on what it
+    drew, a later command's refusal would tell the draw, and nothing being played, the
+    player could probe until it suits them (a command's draws depend on its place in the
+    log). The refusal is the same whatever was drawn."""
+    return _(
+        "%(command)s rolls dice or turns a card, so it must be the last command you send: "
+        "send the ones after it once you see what it drew. Nothing was played."
+    ) % {"command": text}
 
 
 def notify_after_commit(game: Game, moves: Sequence[Move]) -> None:

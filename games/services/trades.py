@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines.base import IllegalCommand
+from games.engines.base import GameEngine, IllegalCommand
 from games.engines.text import from_json
 from games.models import Game, Seat, TradeOffer
 from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
@@ -71,7 +71,7 @@ def propose_trade(
             _state, events = engine.apply(locked.state, None, trade)
         except IllegalCommand as exc:
             raise IllegalMove(str(exc), command=formatted) from exc
-        stopped = stop_reason(events)
+        stopped = stop_reason(before_chance(engine, events))
         if stopped is not None:
             raise IllegalMove(
                 _("%(command)s: as things stand it would stop: %(why)s")
@@ -258,6 +258,16 @@ def _execute(game: Game, offer: TradeOffer, source: str) -> None:
 
 
 STOP_EVENTS = frozenset({"trade_stopped", "trade_failed"})
+
+
+def before_chance(engine: GameEngine, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events up to the first that shows a roll or a turned card: what a trial of a
+    trade (on its proposal, in the builder's preview) may tell, since a trade is tried at
+    the log's next place, whose draws a command sent there would get too."""
+    for index, event in enumerate(events):
+        if engine.shows_chance(event):
+            return events[:index]
+    return events
 
 
 def stop_reason(events: list[dict[str, Any]]) -> str | None:

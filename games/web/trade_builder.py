@@ -49,8 +49,6 @@ from games.web import present
 from games.web.forms import OfferExpiryForm
 
 GAME_TYPE = "lords-of-vegas"
-ROLLS = frozenset({"tie_reroll", "reorganize", "gamble", "first_roll"})
-"""Events that tell a die roll: a preview's account stops before the first of them."""
 
 
 class Refused(Exception):
@@ -333,7 +331,7 @@ def dry_run(table: Table, trade: Trade) -> DryRun:
         return DryRun(refusal=str(refusal))
     run = DryRun()
     for event in events:
-        if event.get("type") in ROLLS:
+        if engine.shows_chance(event):  # (a preview stops before a roll: it would tell it)
             run.rolls_later = True
             break
         said = str(engine.describe(event, table.names))

@@ -53,6 +53,24 @@ from .turn import end_turn, placings
 PLAYERS = {"2024": (2, 6), "classic": (2, 4)}
 
 
+CHANCE_EVENTS = frozenset(
+    {
+        "card",  # a turn's card (the deck's order is hidden)
+        "out_of_play",  # a card turned and set aside
+        "gamble",  # the gambler's dice
+        "reorganize",  # every die of the casino rolled again
+        "tie_reroll",  # tied dice rolled again (after a build, a sprawl, a merge...)
+        "first_roll",
+        "deal",
+        "set_aside",
+        "shuffled_back",
+    }
+)
+"""The events that show what the dice or the hidden deck decided (see
+``GameEngine.shows_chance``); tests/engines/test_chance.py checks that every event a roll
+changes is one of them."""
+
+
 class LordsOfVegas:
     """The engine object the registry hands to the platform."""
 
@@ -184,6 +202,9 @@ class LordsOfVegas:
 
     def trade_parties(self, state: State, seat: int, command: BaseCommand) -> frozenset[int] | None:
         return parties(state, seat, command) if isinstance(command, Trade) else None
+
+    def shows_chance(self, event: Event) -> bool:
+        return event.get("type") in CHANCE_EVENTS
 
     def outcome(self, state: State) -> Outcome | None:
         if state["over"] is None:

@@ -20,6 +20,10 @@ from games.engines.rng import Rng, move_rng
 from games.engines.text import Text, _
 from games.engines.vegas import bots, commands, invariants, rules, view
 
+CHANCE_EVENTS = frozenset({"roll", "white_roll", "deal"})
+"""The events that show what the dice or the shuffled banknotes decided (see
+``GameEngine.shows_chance``)."""
+
 
 class VegasEngine:
     """Vegas by Rüdiger Dorn (alea/Ravensburger): 2-5 players, 4 rounds of dice placement."""
@@ -96,6 +100,9 @@ class VegasEngine:
 
     def trade_parties(self, state: State, seat: int, command: Command) -> frozenset[int] | None:
         return None
+
+    def shows_chance(self, event: Event) -> bool:
+        return event.get("type") in CHANCE_EVENTS
 
     def outcome(self, state: State) -> Outcome | None:
         if not state["finished"]:

@@ -209,7 +209,7 @@ def _messages(user: User) -> list[dict[str, Any]]:
     the staff). Never a private message between two others; the table's talk of others is
     not theirs to take."""
     rows = (
-        ChatMessage.objects.filter(Q(author__user=user) | Q(to__user=user, hidden_at__isnull=True))
+        ChatMessage.objects.filter(Q(author_user=user) | Q(to_user=user, hidden_at__isnull=True))
         .select_related("author", "to")
         .order_by("created_at", "pk")
     )
@@ -230,7 +230,7 @@ def _messages(user: User) -> list[dict[str, Any]]:
 
 def _notes(user: User) -> list[dict[str, Any]]:
     """The person's private notes, game by game (only their own seats' notes)."""
-    rows = PlayerNote.objects.filter(seat__user=user).select_related("seat").order_by("seat_id")
+    rows = PlayerNote.objects.filter(user=user).select_related("seat").order_by("seat_id")
     return [{"game": n.seat.game_id, "text": n.text, "updated_at": n.updated_at} for n in rows]
 
 

@@ -159,7 +159,7 @@ def _forget_access_and_email(user: User) -> None:
 def _forget_notes(user: User) -> None:
     """The private notes are the person's alone: nobody else reads them, so they go. (What
     they wrote to the table stays, under "former player": it is the others' talk too.)"""
-    PlayerNote.objects.filter(seat__user=user).delete()
+    PlayerNote.objects.filter(user=user).delete()
 
 
 def _anonymise(user: User) -> None:

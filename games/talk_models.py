@@ -9,6 +9,10 @@ never changes the game, and it is not replayed.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -35,6 +39,14 @@ class ChatMessage(models.Model):
         related_name="whispered",
         help_text="Empty: to the whole table; else a private message to this seat.",
     )
+    # A seat may change hands (a replacement): a message stays its writer's, and a private
+    # one stays between the two people it was written between.
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     text = models.TextField()
     source = models.CharField(max_length=8, choices=Source.choices)
     key = models.CharField(max_length=200, blank=True, default="")
@@ -60,6 +72,29 @@ class ChatMessage(models.Model):
     def __str__(self) -> str:
         return f"message #{self.pk} in game #{self.game_id}"
 
+    @property
+    def written_by(self) -> Any:
+        """The author's seat with the person who wrote the message (the seat's player now
+        may be another: a replacement)."""
+        return _as_held(self.author, self.author_user_id, lambda: self.author_user)
+
+    @property
+    def written_to(self) -> Any:
+        """The recipient's seat (None: to the table) with the person it was written to."""
+        if self.to is None:
+            return None
+        return _as_held(self.to, self.to_user_id, lambda: self.to_user)
+
+
+def _as_held(seat: Any, user_id: int | None, user: Callable[[], Any]) -> Any:
+    """``seat`` as held by the person ``user_id`` (the seat itself while it still is; the
+    person read only when it is not)."""
+    if user_id is None or seat.user_id == user_id:
+        return seat
+    held = copy.copy(seat)
+    held.user = user()
+    return held
+
 
 class ChatMute(models.Model):
     """A seat's player does not want to read another seat's player in this game."""
@@ -77,11 +112,20 @@ class ChatMute(models.Model):
 
 class PlayerNote(models.Model):
     """The private notes of a seat's player in a game: seen by nobody else, kept after the
-    end (deleted with the seat only)."""
+    end (deleted with the seat or the account). A player who takes over a seat starts with
+    notes of their own: the ones before stay their writer's."""
 
-    seat = models.OneToOneField("games.Seat", on_delete=models.CASCADE, related_name="note")
+    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="notes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, related_name="+"
+    )
     text = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "user"], name="player_note_once"),
+        ]
 
     def __str__(self) -> str:
         return f"notes of seat {self.seat_id}"

@@ -954,7 +954,7 @@ def _said(game: Game, seat: Seat, since: datetime | None) -> list[dict[str, Any]
     if not _talked(game):
         return []
     return [
-        {"who": seat_label(m.author), "private": m.to_id is not None, "text": m.text}
+        {"who": seat_label(m.written_by), "private": m.to_id is not None, "text": m.text}
         for m in talk.said_since(seat, since)
     ]
 

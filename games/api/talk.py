@@ -66,7 +66,7 @@ def present_message(message: ChatMessage) -> dict[str, Any]:
     return {
         "id": message.pk,
         "author": message.author.order,
-        "author_name": message.author.name,
+        "author_name": message.written_by.name,
         "to": message.to.order if message.to is not None else None,
         "text": message.text,
         "created_at": message.created_at,

@@ -72,7 +72,14 @@ def say(
     try:
         with transaction.atomic():
             message = ChatMessage.objects.create(
-                game=found, author=seat, to=recipient, text=body, source=source, key=key
+                game=found,
+                author=seat,
+                to=recipient,
+                author_user_id=seat.user_id,
+                to_user_id=recipient.user_id if recipient is not None else None,
+                text=body,
+                source=source,
+                key=key,
             )
             # the event feed hears of it through the outbox, after the commit (0018)
             table_changed_after_commit(found.pk, "message", message_id=message.pk)
@@ -142,14 +149,25 @@ def seat_named(game: Game, name: str) -> Seat | None:
 def visible_to(seat: Seat) -> QuerySet[ChatMessage]:
     """The messages ``seat``'s player may read in its game, newest first: to the table or
     between them and another player, not hidden, not by a player they muted."""
-    return _readable(seat).select_related("author__user", "to__user").order_by("-pk")
+    return (
+        _readable(seat)
+        .select_related("author__user", "to__user", "author_user", "to_user")
+        .order_by("-pk")
+    )
 
 
 def _readable(seat: Seat) -> QuerySet[ChatMessage]:
+    """A private message is read by the two people it was written between: not by whoever
+    holds one of their seats later (a replacement)."""
     muted = ChatMute.objects.filter(seat=seat).values("muted_id")
+    person = seat.user_id
     return (
         ChatMessage.objects.filter(game_id=seat.game_id, hidden_at__isnull=True)
-        .filter(Q(to__isnull=True) | Q(to=seat) | Q(author=seat))
+        .filter(
+            Q(to__isnull=True)
+            | Q(to=seat, to_user_id=person)
+            | Q(author=seat, author_user_id=person)
+        )
         .exclude(author_id__in=muted)
     )
 
@@ -192,7 +210,7 @@ def messages_seen(
 def said_since(seat: Seat, when: datetime | None) -> list[ChatMessage]:
     """What was said to ``seat``'s player by the others since ``when`` (None: ever), oldest
     first: the turn email's "said since your last move"."""
-    found = visible_to(seat).exclude(author=seat)
+    found = visible_to(seat).exclude(author=seat, author_user_id=seat.user_id)
     if when is not None:
         found = found.filter(created_at__gt=when)
     return list(reversed(found[:PAGE]))
@@ -238,7 +256,8 @@ def note_of(*, game: Game | int, user: Any) -> str:
 
 def note_in(seat: Seat) -> str:
     """:func:`note_of` for a caller that has read the player's seat already."""
-    return PlayerNote.objects.filter(seat=seat).values_list("text", flat=True).first() or ""
+    found = PlayerNote.objects.filter(seat=seat, user=seat.user)  # (the player's: see there)
+    return found.values_list("text", flat=True).first() or ""
 
 
 def save_note(*, game: Game | int, user: Any, text: str) -> str:
@@ -250,5 +269,5 @@ def save_note(*, game: Game | int, user: Any, text: str) -> str:
             _("notes hold at most %(max)s characters (these have %(n)s)")
             % {"max": NOTE_LENGTH, "n": len(body)}
         )
-    PlayerNote.objects.update_or_create(seat=seat, defaults={"text": body})
+    PlayerNote.objects.update_or_create(seat=seat, user=seat.user, defaults={"text": body})
     return body

@@ -15,11 +15,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.clocks import cast_vote
-from games.models import Game, Move, Seat
+from games.models import ChatMute, Game, Move, Seat
 from games.services import clock
 from games.services.errors import GameNotActive, InvalidRequest, NotAllowed
 from games.services.games import MAX_TURN_HOURS
@@ -205,6 +206,8 @@ def replace_player(
                 )
             target.user, target.bot = substitute, ""
         close_offers_of(game=locked, seat=target, now=now, why="replaced")
+        # Whom the player before muted, or who muted them, says nothing of the newcomer.
+        ChatMute.objects.filter(Q(seat=target) | Q(muted=target)).delete()
         target.timeouts_in_a_row = 0
         target.save(update_fields=["user", "bot", "timeouts_in_a_row"])
         move = _record(

@@ -173,12 +173,13 @@ SELECT g.status, g.private, g.created_by_id, g.state IS NOT NULL, md5(g::text),
   (SELECT concat_ws(';', count(*), max(c.id), count(c.hidden_at), max(c.hidden_at))
      FROM {chat} c WHERE c.game_id = g.id
        AND EXISTS (SELECT 1 FROM {seat} v WHERE v.game_id = g.id AND v.user_id = %(viewer)s
-                   AND (c.to_id IS NULL OR c.to_id = v.id OR c.author_id = v.id))),
+                   AND (c.to_id IS NULL OR (c.to_id = v.id AND c.to_user_id = v.user_id)
+                        OR (c.author_id = v.id AND c.author_user_id = v.user_id)))),
   (SELECT string_agg(m.muted_id::text, ',' ORDER BY m.muted_id)
      FROM {mute} m JOIN {seat} s ON s.id = m.seat_id
      WHERE s.game_id = g.id AND s.user_id = %(viewer)s),
   (SELECT md5(n.text) FROM {note} n JOIN {seat} s ON s.id = n.seat_id
-     WHERE s.game_id = g.id AND s.user_id = %(viewer)s),
+     WHERE s.game_id = g.id AND s.user_id = %(viewer)s AND n.user_id = %(viewer)s),
   (SELECT string_agg(w.game_id || ':' || o.version, ',' ORDER BY w.game_id)
      FROM {seat} w JOIN {game} o ON o.id = w.game_id
      WHERE w.user_id = %(viewer)s AND w.to_act AND o.status = 'active' AND o.id <> g.id),

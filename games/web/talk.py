@@ -34,10 +34,10 @@ def present_message(
     theirs. ``engine``: the game's (it names the colours), if the caller has it."""
     return {
         "id": message.pk,
-        "who": seat_label(message.author, engine),
-        "to": seat_label(message.to, engine) if message.to is not None else "",
+        "who": seat_label(message.written_by, engine),
+        "to": seat_label(message.written_to, engine) if message.to is not None else "",
         "private": message.to_id is not None,
-        "mine": message.author_id == seat.pk,
+        "mine": message.author_id == seat.pk and message.author_user_id == seat.user_id,
         "text": message.text,
         "at": message.created_at,
     }

@@ -153,7 +153,7 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
 
     def validate_display_name(self, value: str) -> str:
         try:
-            return check_display_name(value)
+            return check_display_name(value, user=self.instance)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.messages) from exc
 

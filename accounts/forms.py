@@ -15,7 +15,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import away_until_to_save, check_display_name, shown_away_until, time_zones
+from accounts.rules import (
+    NAME_REQUIRED,
+    away_until_to_save,
+    check_display_name,
+    shown_away_until,
+    time_zones,
+)
 from games.engines.registry import get_engine
 from games.models import Game
 from notifications.choices import check_lead_times, check_quiet_hours, saved_quiet_hours
@@ -81,8 +87,8 @@ class ProfileForm(forms.ModelForm):
     # No ``max_length`` here: ``accounts.rules.check_display_name`` says it, as the API does.
     display_name = forms.CharField(
         label=_("Display name"),
-        required=False,
-        help_text=_("What other players see (empty: your email's name)."),
+        help_text=_("What other players see of you (never your email address)."),
+        error_messages={"required": NAME_REQUIRED},
     )
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(
@@ -157,7 +163,9 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         try:
-            return check_display_name(self.cleaned_data.get("display_name") or "")
+            return check_display_name(
+                self.cleaned_data.get("display_name") or "", user=self.instance
+            )
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from exc
 

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.contrib.auth.base_user import BaseUserManager
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -79,6 +80,16 @@ class User(AbstractUser):
     REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment]
+
+    class Meta(AbstractUser.Meta):
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            # One person per name, whatever its case (accounts.rules.check_display_name).
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="display_name_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

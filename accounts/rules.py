@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import available_timezones
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import MAX_AWAY_DAYS
 from lords.dates import when
@@ -84,11 +87,21 @@ the line and paragraph separators. They would break an email header or a log lin
 a name look like another one."""
 
 
-def check_display_name(value: str) -> str:
-    """The name as stored: trimmed of surrounding whitespace; empty means "use the email's
-    name". Raises ``ValidationError`` with the message to show for a name holding control or
-    format characters or longer than ``MAX_NAME_LENGTH``."""
+NAME_REQUIRED = gettext_lazy("Choose a display name: it is what other players see of you.")
+
+
+def check_display_name(value: str, *, user: Any = None) -> str:
+    """The name as stored: trimmed of surrounding whitespace. Raises ``ValidationError``
+    with the message to show for an empty name, a name holding control or format
+    characters or longer than ``MAX_NAME_LENGTH``, or one another person has (``user``: the
+    person it is for, if they exist yet; names are compared without case).
+
+    A name is required (found by a privacy test: an account without one was shown as the
+    part of its email address before the @) and each is one person's, so that two players
+    of a table are never both "Ada"."""
     name = value.strip()
+    if not name:
+        raise ValidationError(str(NAME_REQUIRED), code="required")
     if any(unicodedata.category(char) in _INVISIBLE for char in name):
         raise ValidationError(
             _(
@@ -103,6 +116,13 @@ def check_display_name(value: str) -> str:
             _("A display name has at most %(max)s characters; this one has %(length)s.")
             % {"max": MAX_NAME_LENGTH, "length": len(name)},
             code="too_long",
+        )
+    others = get_user_model().objects.filter(display_name__iexact=name)
+    if user is not None and user.pk is not None:
+        others = others.exclude(pk=user.pk)
+    if others.exists():
+        raise ValidationError(
+            _("%(name)s is taken: choose another display name.") % {"name": name}, code="taken"
         )
     return name
 

@@ -371,6 +371,7 @@ def test_a_new_player_starts_in_the_language_their_browser_asks_for(client: Any)
             "email": "zoe@example.org",
             "password1": "a-long-passphrase-1",
             "password2": "a-long-passphrase-1",
+            "display_name": "Zoe",
         },
         headers={"accept-language": "it"},
     )

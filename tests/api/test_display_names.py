@@ -85,7 +85,10 @@ def test_ordinary_names_in_any_script_are_kept(alice: Player, name: str) -> None
     assert User.objects.get(pk=alice.user.pk).display_name == name
 
 
-def test_an_empty_name_falls_back_to_the_email(alice: Player) -> None:
-    changed = alice.patch("/me/", {"display_name": "   "})
-    assert changed.status_code == 200, changed.content
-    assert body(changed)["name"] == "alice"
+def test_a_name_is_required_and_one_persons(alice: Player, bob: Player) -> None:
+    """An empty name showed the part of the email address before the @ to everyone (found
+    by a privacy test); two players could share a name."""
+    for name in ("   ", "BOB"):
+        refused = alice.patch("/me/", {"display_name": name})
+        assert refused.status_code == 400, refused.content
+    assert body(alice.get("/me/"))["name"] == "alice"

@@ -78,3 +78,16 @@ def footprint(game: Game) -> tuple[Any, ...]:
         Invitation.objects.count(),
         list(Seat.objects.filter(game=game).values_list("order", "user", "bot", "resigned")),
     )
+
+
+def at_position(game: Game, position: str) -> list[str]:
+    """Put a Lords of Vegas game at ``position`` (``{0}``, ``{1}``...: the seats' colours in
+    order; its seed kept); the colours."""
+    from games.engines.lords_of_vegas import from_position
+
+    assert game.state is not None
+    colours = list(game.state["colours"])
+    state = {**from_position(position.format(*colours)), "seed": game.state["seed"]}
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    return colours

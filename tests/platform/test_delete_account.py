@@ -217,7 +217,12 @@ def test_the_address_can_sign_up_again(quick_world: dict[str, Any], zed: User) -
     client = Client()
     answer = client.post(
         "/accounts/signup/",
-        {"email": EMAIL, "password1": "another-long-pass-77", "password2": "another-long-pass-77"},
+        {
+            "email": EMAIL,
+            "password1": "another-long-pass-77",
+            "password2": "another-long-pass-77",
+            "display_name": "Zed again",
+        },
     )
     assert answer.status_code == 302, answer.content.decode()
     again = User.objects.get(email=EMAIL)

@@ -8,6 +8,7 @@ from games import services
 from games.models import Game
 
 from .helpers import (
+    at_position,
     footprint,
     illegal_text,
     legal_text,
@@ -87,10 +88,15 @@ def test_it_refuses_text_and_json_together_or_neither(game):
     refused(game, services.InvalidRequest, user=user, text=legal_text(game), source="pigeon")
 
 
-def test_a_batch_is_all_or_nothing_and_names_the_failing_command(game):
-    # the first command is legal, the second comes when it is no longer this seat's turn
+def test_a_batch_is_all_or_nothing_and_names_the_failing_command(make_game, ada, bob):
+    # the first command is legal, the second builds on a lot of the other player's
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    at_position(game, "seats: {0} {1}\nturn: {0}\nmoney: {0}=60\nlots: A3={0} A5={1}\n")
     error = refused(
-        game, services.ServiceError, user=user_to_act(game), text=f"{legal_text(game)}; place 1"
+        game,
+        services.ServiceError,
+        user=game.seats.get(order=0).user,
+        text="build A3 vega; build A5 vega",
     )
     assert error.extra["index"] == 2
     assert error.message.startswith("command 2 of 2")

@@ -8,9 +8,16 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.engines.registry import get_engine
-from games.models import Announcement, Game, Move
+from games.models import Announcement, Move
 
-from .helpers import legal_text, seat_that_may_end_the_turn, seat_to_act, user_to_act
+from .helpers import (
+    at_position,
+    footprint,
+    legal_text,
+    seat_that_may_end_the_turn,
+    seat_to_act,
+    user_to_act,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -39,29 +46,38 @@ def test_it_accepts_the_json_form(make_game, ada, bob):
     assert result.moves[0].text == f"place {number}"
 
 
-def two_commands_in_a_row(game):
-    """Play on until one seat acts twice in a row (the other is out of dice); those two."""
-    engine = get_engine("vegas")
-    while True:
-        game.refresh_from_db()
-        assert game.status == Game.Status.ACTIVE, "no seat ever acted twice in a row"
-        seat = seat_to_act(game)
-        for command in engine.legal_commands(game.state, seat.order):
-            state, _ = engine.apply(game.state, seat.order, command)
-            if engine.to_act(state) == [seat.order]:
-                second = engine.legal_commands(state, seat.order)[0]
-                return seat, [engine.format(command), engine.format(second)]
-        services.submit_command(game=game, user=seat.user, text=legal_text(game))
+TWO_LOTS = """
+seats: {0} {1}
+turn: {0}
+money: {0}=60 {1}=30
+lots: A3={0} A6={0} A5={1}
+"""
+"""The first seat may build on two lots of its own."""
 
 
 def test_it_applies_several_commands_in_order(make_game, ada, bob):
-    game = make_game(ada, bob)
-    seat, (first, second) = two_commands_in_a_row(game)
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    at_position(game, TWO_LOTS)
     version = game.version
-    result = services.submit_command(game=game, user=seat.user, text=f"{first}; {second}")
+    first, second = "build A3 vega", "build A6 vega"
+    result = services.submit_command(
+        game=game, user=game.seats.get(order=0).user, text=f"{first}; {second}"
+    )
     assert [m.text for m in result.moves] == [first, second]
     assert [m.seq for m in result.moves] == [version + 1, version + 2]
     assert result.version == version + 2
+
+
+def test_a_command_that_rolls_comes_last(make_game, ada, bob):
+    """A Vegas placing is followed by the next roll: nothing may follow it in one
+    submission (a refusal of what followed would tell the roll)."""
+    game = make_game(ada, bob)
+    seat = seat_to_act(game)
+    before = footprint(game)
+    with pytest.raises(services.IllegalMove) as refused:
+        services.submit_command(game=game, user=seat.user, text=f"{legal_text(game)}; place 1")
+    assert refused.value.code == "chance_not_last" and refused.value.extra["index"] == 1
+    assert footprint(game) == before
 
 
 def test_the_caller_instance_is_brought_up_to_date(make_game, ada, bob):

@@ -175,6 +175,7 @@ def test_a_whole_table_without_the_api(
         ada.fill("input[name=email]", "ada@example.org")
         ada.fill("input[name=password1]", PASSWORD)
         ada.fill("input[name=password2]", PASSWORD)
+        ada.fill("input[name=display_name]", "Ada")
         ada.click("form button[type=submit]")
         ada.wait_for_url(f"{base}/")
         assert "Waiting for you" in ada.inner_text("main")
@@ -202,6 +203,7 @@ def test_a_whole_table_without_the_api(
         assert newcomer.input_value("input[name=email]") == "newcomer@example.org"
         newcomer.fill("input[name=password1]", PASSWORD)
         newcomer.fill("input[name=password2]", PASSWORD)
+        newcomer.fill("input[name=display_name]", "Newcomer")
         newcomer.click("form button[type=submit]")
         newcomer.wait_for_selector("text=Accept: take a seat")
         newcomer.click("text=Accept: take a seat")

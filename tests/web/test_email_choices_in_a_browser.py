@@ -21,7 +21,7 @@ def test_a_player_chooses_the_digest_quiet_hours_lead_times_and_a_mute(
     make_game: Any,
     make_user: Any,
 ) -> None:
-    ada, bob = make_user("ada"), make_user("bob")
+    ada, bob = make_user("ada", display_name="Ada"), make_user("bob", display_name="Bob")
     game = make_game(ada, bob)
     violations: list[str] = []
     page.on(

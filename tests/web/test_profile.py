@@ -142,9 +142,25 @@ def test_saving_changes_every_field(client: Any, ada: User) -> None:
     assert "Le tue impostazioni sono salvate." in text  # the message, in the new language
     assert f'value="{local(back, "America/New_York")}"' in page.content.decode()
 
-    response = client.post("/profile/", form_data(away_until="", display_name=""))
+    response = client.post("/profile/", form_data(away_until="", display_name="Ada"))
     assert response.status_code == 302
-    assert saved(ada) == ("", "en", "UTC", None, True, True)
+    assert saved(ada) == ("Ada", "en", "UTC", None, True, True)
+
+
+def test_a_display_name_is_required_and_one_persons(client: Any, ada: User, bob: User) -> None:
+    """Found by a privacy test: an empty name showed the part of the email address before
+    the @ to everyone; and two players could both be "Ada"."""
+    User.objects.filter(pk=bob.pk).update(display_name="Bob")
+    client.force_login(ada)
+    for name, said in (
+        ("  ", "Choose a display name: it is what other players see of you."),
+        ("bOB", "bOB is taken: choose another display name."),
+    ):
+        response = client.post("/profile/", form_data(display_name=name))
+        assert response.status_code == 400
+        assert said in page_text(response.content.decode())
+    ada.refresh_from_db()
+    assert ada.display_name == ""
 
 
 def test_the_vacation_is_read_in_the_players_time_zone(client: Any, make_user: Any) -> None:
@@ -503,3 +519,22 @@ def test_game_emails_turned_back_on_end_the_unsubscription(
     assert _unsubscribed_at(ada) is None
     manage.announce(league=league, by=bob, subject="Season 2", body="Soon.")
     assert LeagueMail.objects.filter(to=ada.email, kind="announcement").exists()
+
+
+def test_signing_up_asks_for_a_display_name_nobody_has(client: Any, ada: User) -> None:
+    """Sign-up asked only for an email address and a password, and everyone then saw the
+    address's part before the @ (found by a privacy test)."""
+    User.objects.filter(pk=ada.pk).update(display_name="Ada")
+    form = {"email": "zoe@example.org", "password1": "a-long-pass-9", "password2": "a-long-pass-9"}
+    page = page_text(client.get("/accounts/signup/").content.decode())
+    assert "Display name" in page and "never your email address" in page
+    for name, said in (
+        ("", "Choose a display name: it is what other players see of you."),
+        ("ADA", "ADA is taken: choose another display name."),
+    ):
+        refused = client.post("/accounts/signup/", {**form, "display_name": name})
+        assert refused.status_code == 200 and said in page_text(refused.content.decode())
+    assert not User.objects.filter(email="zoe@example.org").exists()
+    signed_up = client.post("/accounts/signup/", {**form, "display_name": " Zoe "})
+    assert signed_up.status_code == 302
+    assert User.objects.get(email="zoe@example.org").name == "Zoe"

@@ -230,7 +230,12 @@ def test_a_new_person_signs_up_through_the_link_and_the_address_is_verified(ada,
     assert 'value="new@example.org"' in form
     visitor.post(
         f"/accounts/signup/?next={link}",
-        {"email": "new@example.org", "password1": "a-long-pass-9", "password2": "a-long-pass-9"},
+        {
+            "email": "new@example.org",
+            "password1": "a-long-pass-9",
+            "password2": "a-long-pass-9",
+            "display_name": "Newcomer",
+        },
     )
     assert EmailAddress.objects.get(email="new@example.org").verified
     visitor.post(link + "accept/")

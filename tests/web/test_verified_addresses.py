@@ -42,7 +42,13 @@ def private_game(ada: User, invited: str) -> Any:
 def _sign_up(client: Client, email: str) -> User:
     """Through allauth's own signup view (email verification is optional: signed in at once)."""
     response = client.post(
-        "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
+        "/accounts/signup/",
+        {
+            "email": email,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "display_name": email.split("@")[0].title(),
+        },
     )
     assert response.status_code == 302, response.content
     return User.objects.get(email=email)

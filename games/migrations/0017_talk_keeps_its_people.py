@@ -3,21 +3,6 @@
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
-from django.db.models import OuterRef, Subquery
-
-
-def people_of_the_time(apps, schema_editor):
-    """The messages and notes written so far: by the seats' players of now (who held a
-    seat before a replacement was not recorded)."""
-    ChatMessage = apps.get_model("games", "ChatMessage")
-    PlayerNote = apps.get_model("games", "PlayerNote")
-    Seat = apps.get_model("games", "Seat")
-    holder = Seat.objects.filter(pk=OuterRef("author_id")).values("user_id")[:1]
-    ChatMessage.objects.update(author_user_id=Subquery(holder))
-    recipient = Seat.objects.filter(pk=OuterRef("to_id")).values("user_id")[:1]
-    ChatMessage.objects.filter(to__isnull=False).update(to_user_id=Subquery(recipient))
-    owner = Seat.objects.filter(pk=OuterRef("seat_id")).values("user_id")[:1]
-    PlayerNote.objects.update(user_id=Subquery(owner))
 
 
 class Migration(migrations.Migration):
@@ -52,5 +37,4 @@ class Migration(migrations.Migration):
             model_name='playernote',
             constraint=models.UniqueConstraint(fields=('seat', 'user'), name='player_note_once'),
         ),
-        migrations.RunPython(people_of_the_time, migrations.RunPython.noop),
     ]

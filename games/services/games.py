@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.addresses import owns_address, user_at_verified, verify_address
+from accounts.addresses import user_at_verified
 from games.engines.base import GameEngine, InvalidOptions
 from games.engines.registry import get_engine, slugs
 from games.engines.rng import SeededRng, new_seed, seed_hash, shuffle
@@ -293,11 +293,11 @@ def invitation_problem(invitation: Invitation, user: Any) -> ServiceError | None
     if not _is_for(invitation, user):
         return NotAllowed(
             _(
-                "this invitation to game #%(game)s was sent to %(sent_to)s, and you are "
-                "signed in as %(email)s: sign out and open the link again (or sign up with "
-                "that address)"
+                "this invitation to game #%(game)s is for another account, and you are "
+                "signed in as %(email)s: sign in to the invited account and open the link "
+                "again"
             )
-            % {"game": game.pk, "sent_to": invitation.email, "email": user.email},
+            % {"game": game.pk, "email": user.email},
             code="invitation_for_another",
         )
     if invitation.accepted_at is not None:
@@ -327,17 +327,17 @@ def invitation_problem(invitation: Invitation, user: Any) -> ServiceError | None
 
 
 def _is_for(invitation: Invitation, user: Any) -> bool:
-    """The invitation is ``user``'s: it names their account, or names no account yet and
-    was sent to an address of theirs (opening the emailed link proves they read it)."""
-    if invitation.invitee_id is not None:
-        return bool(invitation.invitee_id == user.pk)
-    return owns_address(user, invitation.email)
+    """The invitation is ``user``'s: it names their account, or names none yet (an address
+    that is no account's verified one), and then its link seats whoever follows it, with
+    the account they have: which address that account has proves nothing either way."""
+    return invitation.invitee_id in (None, user.pk)
 
 
 def accept_invitation(*, token: str, user: Any) -> Seat:
     """Take a seat through an invitation (the emailed link): see :func:`invitation_problem`
-    for what refuses it. The invitation's address counts as verified for ``user`` from now
-    on: the link reached them there."""
+    for what refuses it. No address of ``user`` changes: whoever holds the link may be
+    someone the address's owner forwarded it to, or anyone who saw it on the way
+    (docs/decisions/0024-invitations-and-what-they-show.md)."""
     require_signed_in(user)
     with transaction.atomic():
         invitation = _invitation(token, lock=True)
@@ -371,13 +371,15 @@ def _answer(invitation: Invitation, user: Any, field: str) -> None:
     invitation.invitee = user
     invitation.email_due_at = None  # an unsent invitation email is no longer needed
     invitation.save(update_fields=[field, "invitee", "email_due_at"])
-    verify_address(user, invitation.email)
 
 
 def claim_invitation(*, token: str, user: Any) -> Invitation | None:
     """After a sign-up through an invitation's link: the invitation is the new account's
-    (it names no other), and its address is verified for it (the link proves they read
-    it). None when the token is unknown or the invitation is another account's already."""
+    (it names no other), whatever address it signed up with, as a link shared on lichess
+    or OGS seats whoever follows it. The invitation's address does not become the
+    account's: a link proves nothing about a mailbox (a forwarded email, a shared screen),
+    so only allauth's own confirmation email verifies one. None when the token is unknown
+    or the invitation is another account's already."""
     require_signed_in(user)
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(token=token or "").first()
@@ -385,7 +387,6 @@ def claim_invitation(*, token: str, user: Any) -> Invitation | None:
             return None
         invitation.invitee = user
         invitation.save(update_fields=["invitee"])
-        verify_address(user, invitation.email)
     return invitation
 
 

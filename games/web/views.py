@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -635,15 +634,14 @@ INVITATION_SESSION_KEY = "lords_invitation"
 @require_http_methods(["GET", "HEAD"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The emailed link: the game and who invited; accept or decline when signed in, sign
-    up or in first otherwise (the sign-up form takes the invited address, verified: the
-    link reached it). Every refusal is the services' own, said before any button."""
+    up or in first otherwise (with any address, which the link does not verify: 0024).
+    Every refusal is the services' own, said before any button."""
     try:
         page = queries.invitation_page(token=token, user=request.user)
     except NotFound as exc:
         return _refused(request, exc)
     if not request.user.is_authenticated and not page["closed"]:
         request.session[INVITATION_SESSION_KEY] = token
-        get_adapter(request).stash_verified_email(request, page["invitation"].email)
     context = {
         **page,
         "game_name": present.game_name(page["game"].game_type),

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -202,8 +202,9 @@ def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
 
 
 def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
-    """Invite by email address, or by the display name of a player (their account, at their
-    own address). A name several players share, or nobody's, is refused with what to do."""
+    """Invite by email address, or by the display name of a player (their account: the
+    invitation keeps no address, which the inviter would otherwise be shown). A name several
+    players share, or nobody's, is refused with what to do."""
     require_signed_in(by)
     who = (who or "").strip()
     if "@" in who:
@@ -230,10 +231,11 @@ def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
             code="ambiguous_player",
             field="who",
         )
-    return _invite(game, by, found[0].email.lower(), found[0])
+    return _invite(game, by, "", found[0])
 
 
 def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
+    """``email``: the address typed, or "" for an invitation by name (to ``invitee``)."""
     with transaction.atomic():
         locked = lock_game(game)
         _require_open(locked)
@@ -248,7 +250,8 @@ def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
                 code="already_seated",
             )
         _require_free_seat(locked, "invite")
-        existing = _pending(locked.invitations.filter(email=email)).first()
+        same = Q(email=email) if email else Q(invitee=invitee)
+        existing = _pending(locked.invitations.filter(same)).first()
         if existing is not None:
             return existing
         invitation = Invitation.objects.create(
@@ -395,7 +398,12 @@ def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invita
     require_signed_in(by)
     with transaction.atomic():
         locked = lock_game(game)
-        found = locked.invitations.select_for_update().filter(pk=invitation).first()
+        found = (
+            locked.invitations.select_for_update(of=("self",))
+            .select_related("invitee")
+            .filter(pk=invitation)
+            .first()
+        )
         if found is None:
             raise NotFound(
                 _("game #%(game)s has no invitation #%(invitation)s")
@@ -406,7 +414,7 @@ def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invita
         if not found.is_pending:
             raise InvalidRequest(
                 _("the invitation of %(email)s is already answered or withdrawn")
-                % {"email": found.email},
+                % {"email": found.addressed_to},
                 code="invitation_closed",
             )
         found.withdrawn_at = timezone.now()

@@ -163,7 +163,7 @@ def test_a_declined_invitation_is_shown_as_such(ada, bob, smtp):
     invitation = services.invite(game=game, by=ada, email=bob.email)
     _client(bob).post(f"/games/invitations/{invitation.token}/decline/")
     page = page_text(_client(ada).get(f"/games/{game.pk}/").content.decode())
-    assert "bob — declined" in page
+    assert f"{bob.email} — declined" in page  # what Ada typed (not the account behind it)
     assert not Seat.objects.filter(game=game, user=bob).exists()
 
 

@@ -542,8 +542,8 @@ def leave_game(*, game: Game | int, user: Any) -> None:
     require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
+        seat = seat_of(locked, user)  # (a stranger learns nothing of the game's state)
         _require_open(locked)
-        seat = seat_of(locked, user)
         table_changed_after_commit(locked.pk, "left", seat_id=seat.pk, user_id=user.pk)
         seat.delete()
         rest = list(locked.seats.order_by("order"))
@@ -643,8 +643,8 @@ def resign(*, game: Game | int, user: Any, source: str = Move.Source.API) -> Gam
     require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
+        seat = seat_of(locked, user)  # (a stranger learns nothing of the game's state)
         require_active(locked)
-        seat = seat_of(locked, user)
         if not seat.resigned:
             resign_seat(locked, seat, now=timezone.now(), source=source)
     if isinstance(game, Game):

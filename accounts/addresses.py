@@ -4,7 +4,9 @@ Invitations to private games are addressed to an email; an address only counts f
 its owner has proved it (allauth's ``EmailAddress.verified``: the confirmation link was
 followed). Anyone may sign up with, or add, an address they do not own, and with
 ``ACCOUNT_EMAIL_VERIFICATION = "optional"`` they are signed in at once: their address must
-open nothing until it is confirmed.
+open nothing until it is confirmed. Only that confirmation verifies an address: following
+an invitation's link does not (a link can be forwarded or seen on its way, and proves nothing
+about a mailbox: docs/decisions/0024-invitations-and-what-they-show.md).
 
 Users made by the server itself (``User.objects.create_user``: ``createsuperuser``, the demo
 seed, the tests) get their address recorded as verified: whoever created them vouched for it
@@ -44,32 +46,8 @@ def record_verified(user: Any) -> None:
     )
 
 
-def owns_address(user: Any, email: str) -> bool:
-    """Whether ``email`` is one of ``user``'s addresses, verified or not (for a link sent
-    there: opening it proves they read it, see :func:`verify_address`)."""
-    email = email.lower()
-    if (getattr(user, "email", "") or "").lower() == email:
-        return True
-    return EmailAddress.objects.filter(user_id=user.pk, email__iexact=email).exists()
-
-
 def user_at_verified(email: str) -> Any:
     """The account whose *verified* address ``email`` is, or None."""
     found = EmailAddress.objects.filter(email__iexact=email, verified=True).select_related("user")
     address = found.first()
     return address.user if address is not None else None
-
-
-def verify_address(user: Any, email: str) -> None:
-    """Record ``email`` as a verified address of ``user``: a link we sent there was opened
-    by them (an invitation). An address another account holds is left alone."""
-    taken = EmailAddress.objects.filter(email__iexact=email).exclude(user_id=user.pk)
-    if taken.exists():
-        return
-    address = EmailAddress.objects.filter(user_id=user.pk, email__iexact=email).first()
-    if address is None:
-        primary = not EmailAddress.objects.filter(user_id=user.pk, primary=True).exists()
-        EmailAddress.objects.create(user=user, email=email, verified=True, primary=primary)
-    elif not address.verified:
-        address.verified = True
-        address.save(update_fields=["verified"])

@@ -156,8 +156,9 @@ def _seconds(value: timedelta) -> float:
 def _invitations(user: User) -> dict[str, list[dict[str, Any]]]:
     """Invitations sent to the person's address and those they sent (never the join token
     of someone else's invitation)."""
-    received = Invitation.objects.filter(Q(invitee=user) | to_verified("email", user))
-    sent = Invitation.objects.filter(invited_by=user).order_by("pk")
+    found = Invitation.objects.select_related("invitee")
+    received = found.filter(Q(invitee=user) | to_verified("email", user))
+    sent = found.filter(invited_by=user).order_by("pk")
     return {
         "received": [_invitation(i, token=True) for i in received.order_by("pk")],
         "sent": [_invitation(i, token=False) for i in sent],
@@ -165,9 +166,12 @@ def _invitations(user: User) -> dict[str, list[dict[str, Any]]]:
 
 
 def _invitation(invitation: Invitation, *, token: bool) -> dict[str, Any]:
+    """``email``: the address typed; an invitation by a player's name has none, and names
+    the player (the inviter never sees that player's address, docs/decisions/0024)."""
     row = {
         "game": invitation.game_id,
-        "email": invitation.email,
+        "email": invitation.email or None,
+        "player": None if invitation.email else invitation.addressed_to or None,
         "invited_by": invitation.invited_by_id,
         "created_at": invitation.created_at,
         "accepted_at": invitation.accepted_at,

@@ -135,7 +135,8 @@ def _forget_invitations(user: User) -> None:
         theirs = model.objects.filter(to_verified("email", user))
         theirs.filter(accepted_at__isnull=True).delete()
         theirs.update(email=former_email(user.pk))
-    Invitation.objects.filter(invitee=user).update(email=former_email(user.pk))
+    # (An invitation by name keeps no address, and the name is the former player's now.)
+    Invitation.objects.filter(invitee=user).exclude(email="").update(email=former_email(user.pk))
     JoinRequest.objects.filter(user=user).delete()
 
 

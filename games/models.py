@@ -306,18 +306,20 @@ class TradeOffer(models.Model):
 
 
 class Invitation(models.Model):
-    """An invitation by email; its token lets the invitee join a private game.
+    """An invitation, emailed with a link whose token seats the invitee (a private game too).
 
-    ``invitee`` is the account it is for, once known: found at a *verified* address or by
-    name when it was made, or the account that opened the emailed link (which proves it
-    reads that address). It is answered once (``accepted_at`` or ``declined_at``) unless
+    ``email`` is the address the inviter typed; an invitation by a player's name keeps
+    none (``""``): the inviter must never see that player's address, and the email goes to
+    the account's own (docs/decisions/0024). ``invitee`` is the account it is for, once
+    known: found at a *verified* address or by name when it was made, or the account that
+    followed the link. It is answered once (``accepted_at`` or ``declined_at``) unless
     the creator withdraws it first. The email is claimed on the row itself (there may be
     no user to key a notification on yet): ``email_due_at`` says when it is (again) due,
     a sender takes it with a conditional UPDATE, and ``emailed_at`` records the send
     (docs/decisions/0013-the-table-on-the-web.md)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
+    email = models.EmailField(blank=True)
     token = models.CharField(max_length=64, unique=True)
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -358,7 +360,23 @@ class Invitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"invitation of {self.email} to game #{self.game_id}"
+        return f"invitation of {self.addressed_to} to game #{self.game_id}"
+
+    @property
+    def addressed_to(self) -> str:
+        """Whom the inviter typed, as every door shows it to them: the address they typed,
+        else the name of the player they invited by name."""
+        if self.email or self.invitee is None:
+            return self.email
+        return str(self.invitee.name)
+
+    @property
+    def mail_to(self) -> str:
+        """Where the invitation email goes: the typed address, else the invited account's
+        own, read when the email is sent."""
+        if self.email or self.invitee is None:
+            return self.email
+        return str(self.invitee.email)
 
     @property
     def is_pending(self) -> bool:

@@ -10,15 +10,14 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count, F, QuerySet
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from accounts.addresses import verified_emails
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer, bot_name
+from games.services import lookups
 from games.services.clock import clock_summary
-from games.services.errors import NotAllowed, NotFound
+from games.services.errors import NotFound
 from games.services.lookups import engine_for
 from games.services.moves import MoveResult
 
@@ -58,27 +57,10 @@ def joinable_games(*, user: Any) -> QuerySet[Game]:
     )
 
 
-def may_see(*, game: Game, user: Any) -> bool:
-    """Public games are open to everyone; private ones to their players, staff, and the
-    people invited at one of their *verified* addresses (anyone can sign up with an address
-    they do not own: it opens nothing until confirmed, ``accounts.addresses``)."""
-    if not game.private or getattr(user, "is_staff", False):
-        return True
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    if game.created_by_id == user.pk or game.seats.filter(user=user).exists():
-        return True
-    emails = verified_emails(user)
-    return bool(emails) and (
-        game.invitations.annotate(address=Lower("email")).filter(address__in=emails).exists()
-    )
-
-
 def check_visible(*, game: Game, user: Any) -> None:
-    """Refuse a game ``user`` may not see (:func:`may_see`): the one place of the rule, for
-    the selectors here and for every door that looks a game up."""
-    if not may_see(game=game, user=user):
-        raise NotAllowed(gettext("game #%(game)s is private") % {"game": game.pk}, game=game.pk)
+    """Refuse a game ``user`` may not see: the rule is ``lookups.may_see``, beside the write
+    path's reads, which refuse a stranger with it too."""
+    lookups.check_visible(game, user)
 
 
 def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:

@@ -222,7 +222,7 @@ def invitation_email(invitation: Invitation) -> EmailMultiAlternatives:
         subject=subject,
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[invitation.email],
+        to=[invitation.mail_to],
         headers={
             "Message-ID": make_msgid(domain=site_domain()),
             "In-Reply-To": root,

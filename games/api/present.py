@@ -106,11 +106,12 @@ def decisions(game: Game, user: Any) -> dict[str, Any]:
 
 
 def invitation(inv: Invitation) -> dict[str, Any]:
+    """The inviter's answer: never the token, which only the email carries (the inviter
+    holding it could answer in the invitee's stead, docs/decisions/0024)."""
     return {
         "id": inv.pk,
         "game": inv.game_id,
         "email": inv.email,
-        "token": inv.token,
         "created_at": inv.created_at,
         "accepted_at": inv.accepted_at,
     }

@@ -515,7 +515,6 @@ class InvitationSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     game = serializers.IntegerField()
     email = serializers.EmailField()
-    token = serializers.CharField(help_text="Joins the private game: POST .../join/ {token}.")
     created_at = serializers.DateTimeField()
     accepted_at = serializers.DateTimeField(allow_null=True)
 

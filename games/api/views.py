@@ -250,7 +250,7 @@ class GameViewSet(ApiViewSet):
 
     @operation(
         "games_invite",
-        "Invite someone by email (the token lets them join a private game)",
+        "Invite someone by email (the email carries the link that seats them)",
         {201: InvitationSerializer},
         request=InviteSerializer,
     )

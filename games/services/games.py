@@ -9,12 +9,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.addresses import owns_address, user_at_verified, verify_address
+from accounts.addresses import user_at_verified
 from games.engines.base import GameEngine, InvalidOptions
 from games.engines.registry import get_engine, slugs
 from games.engines.rng import SeededRng, new_seed, seed_hash, shuffle
@@ -202,8 +202,9 @@ def invite(*, game: Game | int, by: Any, email: str) -> Invitation:
 
 
 def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
-    """Invite by email address, or by the display name of a player (their account, at their
-    own address). A name several players share, or nobody's, is refused with what to do."""
+    """Invite by email address, or by the display name of a player (their account: the
+    invitation keeps no address, which the inviter would otherwise be shown). A name several
+    players share, or nobody's, is refused with what to do."""
     require_signed_in(by)
     who = (who or "").strip()
     if "@" in who:
@@ -230,10 +231,11 @@ def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
             code="ambiguous_player",
             field="who",
         )
-    return _invite(game, by, found[0].email.lower(), found[0])
+    return _invite(game, by, "", found[0])
 
 
 def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
+    """``email``: the address typed, or "" for an invitation by name (to ``invitee``)."""
     with transaction.atomic():
         locked = lock_game(game)
         _require_open(locked)
@@ -248,7 +250,8 @@ def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
                 code="already_seated",
             )
         _require_free_seat(locked, "invite")
-        existing = _pending(locked.invitations.filter(email=email)).first()
+        same = Q(email=email) if email else Q(invitee=invitee)
+        existing = _pending(locked.invitations.filter(same)).first()
         if existing is not None:
             return existing
         invitation = Invitation.objects.create(
@@ -293,11 +296,11 @@ def invitation_problem(invitation: Invitation, user: Any) -> ServiceError | None
     if not _is_for(invitation, user):
         return NotAllowed(
             _(
-                "this invitation to game #%(game)s was sent to %(sent_to)s, and you are "
-                "signed in as %(email)s: sign out and open the link again (or sign up with "
-                "that address)"
+                "this invitation to game #%(game)s is for another account, and you are "
+                "signed in as %(email)s: sign in to the invited account and open the link "
+                "again"
             )
-            % {"game": game.pk, "sent_to": invitation.email, "email": user.email},
+            % {"game": game.pk, "email": user.email},
             code="invitation_for_another",
         )
     if invitation.accepted_at is not None:
@@ -327,17 +330,17 @@ def invitation_problem(invitation: Invitation, user: Any) -> ServiceError | None
 
 
 def _is_for(invitation: Invitation, user: Any) -> bool:
-    """The invitation is ``user``'s: it names their account, or names no account yet and
-    was sent to an address of theirs (opening the emailed link proves they read it)."""
-    if invitation.invitee_id is not None:
-        return bool(invitation.invitee_id == user.pk)
-    return owns_address(user, invitation.email)
+    """The invitation is ``user``'s: it names their account, or names none yet (an address
+    that is no account's verified one), and then its link seats whoever follows it, with
+    the account they have: which address that account has proves nothing either way."""
+    return invitation.invitee_id in (None, user.pk)
 
 
 def accept_invitation(*, token: str, user: Any) -> Seat:
     """Take a seat through an invitation (the emailed link): see :func:`invitation_problem`
-    for what refuses it. The invitation's address counts as verified for ``user`` from now
-    on: the link reached them there."""
+    for what refuses it. No address of ``user`` changes: whoever holds the link may be
+    someone the address's owner forwarded it to, or anyone who saw it on the way
+    (docs/decisions/0024-invitations-and-what-they-show.md)."""
     require_signed_in(user)
     with transaction.atomic():
         invitation = _invitation(token, lock=True)
@@ -371,13 +374,15 @@ def _answer(invitation: Invitation, user: Any, field: str) -> None:
     invitation.invitee = user
     invitation.email_due_at = None  # an unsent invitation email is no longer needed
     invitation.save(update_fields=[field, "invitee", "email_due_at"])
-    verify_address(user, invitation.email)
 
 
 def claim_invitation(*, token: str, user: Any) -> Invitation | None:
     """After a sign-up through an invitation's link: the invitation is the new account's
-    (it names no other), and its address is verified for it (the link proves they read
-    it). None when the token is unknown or the invitation is another account's already."""
+    (it names no other), whatever address it signed up with, as a link shared on lichess
+    or OGS seats whoever follows it. The invitation's address does not become the
+    account's: a link proves nothing about a mailbox (a forwarded email, a shared screen),
+    so only allauth's own confirmation email verifies one. None when the token is unknown
+    or the invitation is another account's already."""
     require_signed_in(user)
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(token=token or "").first()
@@ -385,7 +390,6 @@ def claim_invitation(*, token: str, user: Any) -> Invitation | None:
             return None
         invitation.invitee = user
         invitation.save(update_fields=["invitee"])
-        verify_address(user, invitation.email)
     return invitation
 
 
@@ -394,7 +398,12 @@ def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invita
     require_signed_in(by)
     with transaction.atomic():
         locked = lock_game(game)
-        found = locked.invitations.select_for_update().filter(pk=invitation).first()
+        found = (
+            locked.invitations.select_for_update(of=("self",))
+            .select_related("invitee")
+            .filter(pk=invitation)
+            .first()
+        )
         if found is None:
             raise NotFound(
                 _("game #%(game)s has no invitation #%(invitation)s")
@@ -405,7 +414,7 @@ def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invita
         if not found.is_pending:
             raise InvalidRequest(
                 _("the invitation of %(email)s is already answered or withdrawn")
-                % {"email": found.email},
+                % {"email": found.addressed_to},
                 code="invitation_closed",
             )
         found.withdrawn_at = timezone.now()
@@ -533,8 +542,8 @@ def leave_game(*, game: Game | int, user: Any) -> None:
     require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
+        seat = seat_of(locked, user)  # (a stranger learns nothing of the game's state)
         _require_open(locked)
-        seat = seat_of(locked, user)
         table_changed_after_commit(locked.pk, "left", seat_id=seat.pk, user_id=user.pk)
         seat.delete()
         rest = list(locked.seats.order_by("order"))
@@ -634,8 +643,8 @@ def resign(*, game: Game | int, user: Any, source: str = Move.Source.API) -> Gam
     require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
+        seat = seat_of(locked, user)  # (a stranger learns nothing of the game's state)
         require_active(locked)
-        seat = seat_of(locked, user)
         if not seat.resigned:
             resign_seat(locked, seat, now=timezone.now(), source=source)
     if isinstance(game, Game):

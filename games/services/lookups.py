@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
+from accounts.addresses import verified_emails
 from games.engines.base import GameEngine
 from games.engines.registry import get_engine
 from games.models import Game, Seat
@@ -57,11 +60,40 @@ def require_signed_in(user: Any) -> None:
         raise NotAllowed(_("sign in first"))
 
 
+def may_see(game: Game, user: Any) -> bool:
+    """Public games are open to everyone; private ones to their players, their creator,
+    staff, and the people an invitation still waits on: one naming their account, or none
+    yet and sent to one of their *verified* addresses (anyone can sign up with an address
+    they do not own: it opens nothing until confirmed, ``accounts.addresses``). A declined,
+    withdrawn or accepted invitation opens nothing (an accepted one seated them)."""
+    if not game.private or getattr(user, "is_staff", False):
+        return True
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if game.created_by_id == user.pk or game.seats.filter(user=user).exists():
+        return True
+    waiting = game.invitations.filter(
+        accepted_at__isnull=True, declined_at__isnull=True, withdrawn_at__isnull=True
+    )
+    mine = Q(invitee=user) | Q(invitee__isnull=True, typed__in=verified_emails(user))
+    return waiting.annotate(typed=Lower("email")).filter(mine).exists()
+
+
+def check_visible(game: Game, user: Any) -> None:
+    """Refuse a game ``user`` may not see (:func:`may_see`): the one place of the rule, for
+    the selectors and every door that looks a game up, and for the use cases that find no
+    seat of the caller (a stranger to a private game learns nothing of its state)."""
+    if not may_see(game, user):
+        raise NotAllowed(_("game #%(game)s is private") % {"game": game.pk}, game=game.pk)
+
+
 def seat_of(game: Game, user: Any) -> Seat:
-    """The user's seat, or :class:`NotAllowed`."""
+    """The user's seat, or :class:`NotAllowed` (the private game's refusal for a caller who
+    may not see it)."""
     require_signed_in(user)
     seat = game.seats.select_related("user").filter(user=user).first()
     if seat is None:
+        check_visible(game, user)
         raise NotAllowed(not_seated(game))
     return seat
 
@@ -127,9 +159,10 @@ def seats_in_order(game: Game) -> list[Seat]:
 
 
 def seat_among(seats: Sequence[Seat], game: Game, user: Any) -> Seat:
-    """:func:`seat_of`, from seats already read."""
+    """:func:`seat_of`, from seats already read (a seated caller costs no query)."""
     require_signed_in(user)
     seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     if seat is None:
+        check_visible(game, user)
         raise NotAllowed(not_seated(game))
     return seat

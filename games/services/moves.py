@@ -242,6 +242,9 @@ def _submit(
     """``key``: the idempotency key and the request it came with."""
     with rows.move_transaction():
         locked, seats, offers_may_lapse = lock_game_with_seats(game)
+        # The seat first: a stranger to a private game is refused as anywhere else, before
+        # anything of its state (a key it used, whether it runs) is said.
+        seat = seat_among(seats, locked, user)
         # A key already used belongs to a submission that moved the game past the version
         # it expected: when the caller expects the current version, the key cannot have
         # been used for an applied submission of the same request, and the unique
@@ -252,7 +255,6 @@ def _submit(
             if replay is not None:
                 return replay
         require_active(locked)
-        seat = seat_among(seats, locked, user)
         if seat.resigned:
             raise NotAllowed(
                 _("you resigned from game #%(game)s: a bot plays your seat to the end")

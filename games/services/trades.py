@@ -45,8 +45,8 @@ def propose_trade(
     expires_at = checked_expiry(expires_at, timezone.now())
     with transaction.atomic():
         locked = lock_game(game)
+        seat = _trading_seat(locked, user)  # (a stranger learns nothing of the game's state)
         require_active(locked)
-        seat = _trading_seat(locked, user)
         engine = engine_for(locked)
         commands = parse_commands(engine, text=text, command=command, options=locked.options)
         if len(commands) != 1:

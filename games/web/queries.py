@@ -164,14 +164,16 @@ def board_cache_enabled() -> bool:
 
 
 def _invitations(game: Game, user: Any) -> list[dict[str, Any]]:
-    """The game's invitations as its players see them: to whom, by whom, the answer, and
-    whether the viewer may withdraw it (the creator's, or their own, while unanswered)."""
+    """The game's invitations as its players see them: to whom (as the inviter typed it:
+    the address, or the player's name, never an account found behind an address), by whom,
+    the answer, and whether the viewer may withdraw it (the creator's, or their own, while
+    unanswered)."""
     found = game.invitations.select_related("invitee", "invited_by").order_by("created_at")
     manages = may_manage(game, user)
     return [
         {
             "invitation": inv,
-            "who": inv.invitee.name if inv.invitee is not None else inv.email,
+            "who": inv.addressed_to,
             "state": _state(inv),
             "may_withdraw": inv.is_pending
             and game.status == Game.Status.OPEN

@@ -1,5 +1,6 @@
-"""A sign-up through an invitation's link: the invitation becomes the new account's, and its
-address counts as verified (allauth records it so from the session: the link reached it)."""
+"""A sign-up through an invitation's link: the invitation becomes the new account's. Its
+address does not (the link proves nothing about a mailbox: allauth's confirmation email
+verifies the address the person signed up with, docs/decisions/0024)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -266,10 +265,13 @@ def live(request: HttpRequest, game_id: int) -> HttpResponse:
 # -- trade offers (each POST: one service, then the page again) ----------------------------
 
 
-def _offer(game_id: int, offer_id: int) -> TradeOffer:
+def _offer(game_id: int, offer_id: int, user: Any) -> TradeOffer:
     """The offer the URL names, under the URL's game (else the service would act on an
-    offer of another game and the player land on the wrong page)."""
-    return selectors.offer_in_game(game=selectors.game_by_id(game_id=game_id), offer_id=offer_id)
+    offer of another game and the player land on the wrong page), if ``user`` may see that
+    game: else whether the offer exists would tell what a private game holds."""
+    game = selectors.game_by_id(game_id=game_id)
+    selectors.check_visible(game=game, user=user)
+    return selectors.offer_in_game(game=game, offer_id=offer_id)
 
 
 def _trades_url(game_id: int) -> str:
@@ -308,7 +310,7 @@ def propose_trade(request: HttpRequest, game_id: int) -> HttpResponse:
 def accept_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
     try:
         offer = services.accept_trade(
-            offer=_offer(game_id, offer_id), user=request.user, source="web"
+            offer=_offer(game_id, offer_id, request.user), user=request.user, source="web"
         )
     except ServiceError as exc:
         return _board(request, game_id, trade_error=exc.message, status=exc.status)
@@ -326,7 +328,9 @@ def accept_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpRespo
 @require_POST
 def decline_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
     try:
-        offer = services.decline_trade(offer=_offer(game_id, offer_id), user=request.user)
+        offer = services.decline_trade(
+            offer=_offer(game_id, offer_id, request.user), user=request.user
+        )
     except ServiceError as exc:
         return _board(request, game_id, trade_error=exc.message, status=exc.status)
     messages.success(request, _("You declined trade offer #%(id)s.") % {"id": offer.pk})
@@ -337,7 +341,9 @@ def decline_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResp
 @require_POST
 def withdraw_trade(request: HttpRequest, game_id: int, offer_id: int) -> HttpResponse:
     try:
-        offer = services.withdraw_trade(offer=_offer(game_id, offer_id), user=request.user)
+        offer = services.withdraw_trade(
+            offer=_offer(game_id, offer_id, request.user), user=request.user
+        )
     except ServiceError as exc:
         return _board(request, game_id, trade_error=exc.message, status=exc.status)
     messages.success(request, _("You withdrew trade offer #%(id)s.") % {"id": offer.pk})
@@ -635,15 +641,14 @@ INVITATION_SESSION_KEY = "lords_invitation"
 @require_http_methods(["GET", "HEAD"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The emailed link: the game and who invited; accept or decline when signed in, sign
-    up or in first otherwise (the sign-up form takes the invited address, verified: the
-    link reached it). Every refusal is the services' own, said before any button."""
+    up or in first otherwise (with any address, which the link does not verify: 0024).
+    Every refusal is the services' own, said before any button."""
     try:
         page = queries.invitation_page(token=token, user=request.user)
     except NotFound as exc:
         return _refused(request, exc)
     if not request.user.is_authenticated and not page["closed"]:
         request.session[INVITATION_SESSION_KEY] = token
-        get_adapter(request).stash_verified_email(request, page["invitation"].email)
     context = {
         **page,
         "game_name": present.game_name(page["game"].game_type),

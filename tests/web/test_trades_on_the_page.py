@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from games.models import Move, TradeOffer
 from tests.web.helpers import footprint, page_text
@@ -316,3 +317,24 @@ def test_an_expired_offer_reads_expired_once_in_the_reader_s_language(
     assert line is not None
     text = page_text(line.group(0))
     assert "expirée" in text and "expired" not in text, text
+
+
+def test_a_stranger_learns_no_offer_of_a_private_game(
+    client: Any, make_game: Any, ada: Any, bob: Any, dee: Any
+) -> None:
+    """An offer that exists and one that does not are answered alike: the private game's
+    refusal, before the offer is looked up."""
+    game = make_game(ada, bob, game_type="lords-of-vegas", private=True)
+    offer = _offered(client, game, ada, bob)
+    stranger = Client()
+    stranger.force_login(dee)
+    for verb in ("accept", "decline", "withdraw"):
+        answers = set()
+        for offer_id in (offer.pk, offer.pk + 1000):
+            response = stranger.post(f"/games/{game.pk}/trades/{offer_id}/{verb}/")
+            text = page_text(response.content.decode())
+            assert f"Game #{game.pk} is private" in text, text
+            answers.add((response.status_code, text))
+        assert len(answers) == 1, answers
+    offer.refresh_from_db()
+    assert offer.status == TradeOffer.Status.OPEN

@@ -20,7 +20,7 @@ def account_addresses_dropped(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0016_trade_offer_closed_by'),
+        ('games', '0018_talk_people_of_the_time'),
     ]
 
     operations = [

@@ -47,7 +47,12 @@ def _invite_by_api(dee: Player, email: str, capture: Any) -> tuple[Game, dict[st
 def _sign_up(client: Client, email: str, then: str = "/") -> None:
     response = client.post(
         f"/accounts/signup/?next={then}",
-        {"email": email, "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "email": email,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "display_name": email.split("@")[0],
+        },
     )
     assert response.status_code == 302, response.content
 

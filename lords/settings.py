@@ -215,6 +215,7 @@ AXES_FAILURE_LIMIT = SIGN_IN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=SIGN_IN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
 AXES_USERNAME_CALLABLE = "accounts.lockout.account_of"
+AXES_HANDLER = "accounts.lockout.LockoutHandler"  # axes' database handler, NUL-safe
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out_response"
 AXES_RESET_ON_SUCCESS = False  # a sign-in to one's own account must not clear an address
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a fixed lock, an honest Retry-After

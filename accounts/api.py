@@ -249,11 +249,15 @@ class TokenListCreateView(LoginView):
     authentication_classes = TOKEN_CREATION
     throttle_classes = (AnonRateThrottle, UserRateThrottle)
 
-    def get_throttles(self) -> list[Any]:
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(TokenCreateThrottle())
-        return throttles
+    def perform_authentication(self, request: Request) -> None:
+        """A creation is throttled before its password is checked: DRF checks the
+        throttles after authentication, which refuses a wrong password first, so guesses
+        were never counted (found by fuzzing)."""
+        if request.method == "POST":
+            throttle = TokenCreateThrottle()
+            if not throttle.allow_request(request, self):
+                self.throttled(request, throttle.wait())
+        super().perform_authentication(request)
 
     @extend_schema(
         operation_id="tokens_list",

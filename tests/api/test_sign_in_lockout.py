@@ -207,3 +207,14 @@ def test_a_nul_in_a_header_is_counted_at_the_web_and_admin_sign_ins(
     assert AccessAttempt.objects.get(ip_address=address, username=alice.label)
     assert AccessAttempt.objects.get(ip_address=address, username=admin.email)
 
+
+def test_wrong_passwords_are_throttled_too(alice: Player, settings: Any) -> None:
+    """The token endpoint's throttle counts every attempt, refused ones first: DRF checks
+    the password before its throttles, so a wrong one (401) was never counted."""
+    settings.THROTTLE_TOKEN_CREATE = "3/min"
+    address, client = _address(), APIClient()
+    for _ in range(3):
+        assert_error(_token(client, alice.label, "wrong", address), 401)
+    throttled = assert_error(_token(client, alice.label, RIGHT, address), 429, "throttled")
+    assert throttled["detail"]["retry_after"] > 0
+    assert AuthToken.objects.filter(user=alice.user).count() == 1  # the fixture's own

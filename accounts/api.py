@@ -317,8 +317,10 @@ class TokenDetailView(APIView):
         tags=["account"],
     )
     def delete(self, request: Request, token_key: str) -> Response:
+        # A key is hex: anything else (a NUL, which PostgreSQL refuses in a query) is none.
+        could_be = token_key.isascii() and token_key.isalnum()
         tokens = AuthToken.objects.filter(user=request.user, token_key=token_key)
-        if not tokens.exists():
+        if not could_be or not tokens.exists():
             message = gettext("You have no token '%(token)s'.") % {"token": token_key}
             raise exceptions.NotFound(message)
         tokens.delete()

@@ -28,15 +28,18 @@ from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.authentication import BasicScheme
 from rest_framework import exceptions, status
 from rest_framework.authentication import BasicAuthentication
 from rest_framework.request import Request
 
+from accounts.models import User
 from lords.api.errors import error_body
 
 _ACCOUNT_FIELDS = ("email", "username", "login")
+_EMAIL_LENGTH: int = User._meta.get_field("email").max_length or 0
 _KEPT_HEADERS = ("axes_user_agent", "axes_http_accept", "axes_path_info")
 
 
@@ -118,6 +121,11 @@ class SignInBasicAuthentication(BasicAuthentication):
     def authenticate_credentials(
         self, userid: str, password: str, request: Request | None = None
     ) -> tuple[Any, None]:
+        """DRF's, refusing first a name no account can have: one with a NUL (PostgreSQL
+        refuses it in a query) or longer than an email may be (axes could not store it):
+        both were a 500 (found by fuzzing). No password is checked, so nothing is counted."""
+        if "\0" in userid or len(userid) > _EMAIL_LENGTH:
+            raise exceptions.AuthenticationFailed(_("Invalid username/password."))
         try:
             return super().authenticate_credentials(userid, password, request)
         except exceptions.AuthenticationFailed:

@@ -273,11 +273,9 @@ REST_FRAMEWORK = {
         "lords.api.renderers.JSONRenderer",  # DRF's, saying engines' Texts in the language
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": [
-        "lords.api.parsers.JSONParser",  # DRF's, with the depth limit
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only (docs/decisions/0025): a form lost or mangled fields holding JSON; 415 else.
+    "DEFAULT_PARSER_CLASSES": ["lords.api.parsers.JSONParser"],  # DRF's, with the depth limit
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # DRF's rules, one Redis round trip each (lords/api/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
         "lords.api.throttling.AnonRateThrottle",

@@ -265,3 +265,17 @@ def test_a_json_body_that_breaks_is_refused_in_the_movers_language(
     assert error["message"].startswith("Le corps n'est pas du JSON"), error
     assert move_count(game) == before
 
+
+def test_a_lords_of_vegas_command_with_a_field_it_does_not_take_is_refused(
+    alice: Player, bob: Player
+) -> None:
+    """A typo in a JSON command (``"colour"`` for a build) was ignored and the rest played."""
+    game = start_game(alice, [bob], "lords-of-vegas")
+    mover, _, view = _mover(game, alice, bob)
+    command = {**view["legal_commands"][0]["command"], "colour": "green"}
+    before = move_count(game)
+    error = assert_error(mover.post(f"/games/{game}/moves/", {"command": command}), 400)
+    assert error["code"] == "malformed_command"
+    assert "unexpected field 'colour'" in error["message"]
+    assert move_count(game) == before
+    assert body(mover.get(f"/games/{game}/"))["version"] == view["version"]

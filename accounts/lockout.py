@@ -28,7 +28,6 @@ from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.authentication import BasicScheme
 from rest_framework import exceptions, status
@@ -125,7 +124,7 @@ class SignInBasicAuthentication(BasicAuthentication):
         refuses it in a query) or longer than an email may be (axes could not store it):
         both were a 500 (found by fuzzing). No password is checked, so nothing is counted."""
         if "\0" in userid or len(userid) > _EMAIL_LENGTH:
-            raise exceptions.AuthenticationFailed(_("Invalid username/password."))
+            raise exceptions.AuthenticationFailed  # (DRF's words, in DRF's catalogs)
         try:
             return super().authenticate_credentials(userid, password, request)
         except exceptions.AuthenticationFailed:

@@ -10,6 +10,7 @@ import pytest
 from rest_framework.request import Request
 from rest_framework.test import APIClient
 
+from games.models import Game
 from tests.api.helpers import API, Player, assert_error, body, move_count, start_game
 
 pytestmark = pytest.mark.django_db
@@ -199,6 +200,16 @@ def test_bad_options_are_refused(alice: Player) -> None:
     assert "turbo" in error["message"]
     assert_error(alice.post("/games/", {"game_type": "chess"}), 400, "invalid")
     assert_error(alice.post("/games/", {"game_type": "vegas", "seats": 9}), 400, "invalid")
+
+
+@pytest.mark.parametrize("colours", [0, "", [], False, None, {}, "red"])
+def test_lords_of_vegas_colours_must_be_a_list_of_colours(alice: Player, colours: Any) -> None:
+    """An "empty" value was taken for the default and stored, shown until the start."""
+    sent = {"game_type": "lords-of-vegas", "seats": 2, "options": {"colours": colours}}
+    before = Game.objects.count()
+    error = assert_error(alice.post("/games/", sent), 400, "invalid_options")
+    assert "colour" in error["message"]
+    assert Game.objects.count() == before
 
 
 def test_a_wrong_method_has_the_error_shape(alice: Player) -> None:

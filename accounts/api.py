@@ -35,6 +35,7 @@ from accounts.rules import MAX_NAME_LENGTH, away_until_to_save, check_display_na
 from lords.api.auth import SessionAuthentication, TokenAuthentication
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
+from lords.api.strict import checked
 from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 
 
@@ -221,7 +222,7 @@ class ProfileView(APIView):
     )
     def patch(self, request: Request) -> Response:
         serializer = ProfileSerializer(_me(request), data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
+        checked(serializer)
         serializer.save()
         return Response(serializer.data)
 

@@ -69,3 +69,72 @@ def test_the_schema_offers_json_bodies_only(anonymous: Any) -> None:
         for media in operation.get("requestBody", {}).get("content", {})
     }
     assert types == {"application/json"}
+
+
+# -- JSON types, strictly (lords/api/strict.py) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("seats", "3"), ("seats", 3.0), ("private", "yes"), ("private", 1), ("game_type", 1)],
+)
+def test_a_game_takes_json_types_only(alice: Player, field: str, value: Any) -> None:
+    """DRF's lenient fields took "3" and 3.0 for 3, "yes" and 1 for true."""
+    before = Game.objects.count()
+    sent = {"game_type": "vegas", "seats": 2, field: value}
+    error = assert_error(alice.post("/games/", sent), 400, "invalid")
+    assert list(error["detail"]["fields"]) == [field]
+    assert Game.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    "choices", [{"reminders": "on"}, {"digest_hour": "9"}, {"game_email": 1}, {"muted": ["1"]}]
+)
+def test_the_profile_takes_json_types_only(alice: Player, choices: dict[str, Any]) -> None:
+    before = body(alice.get("/me/"))
+    error = assert_error(alice.patch("/me/", {"email_choices": choices}), 400, "invalid")
+    assert list(error["detail"]["fields"]) == ["email_choices"]
+    assert body(alice.get("/me/")) == before
+
+
+def test_talk_and_notes_take_json_types_only(alice: Player, bob: Player) -> None:
+    game = start_game(alice, [bob])
+    for text in ("0", "1e400", "true"):  # (the raw JSON: a number, a huge one, a boolean)
+        raw = '{"text": ' + text + "}"
+        for path in (f"/games/{game}/notes/", f"/games/{game}/chat/"):
+            response = alice.client.generic(
+                "POST", API + path, raw, content_type="application/json"
+            )
+            error = assert_error(response, 400, "invalid")
+            assert "JSON string" in error["message"]
+    assert body(alice.get(f"/games/{game}/notes/"))["text"] == ""
+    assert not ChatMessage.objects.filter(game_id=game).exists()
+    muted = alice.post(f"/games/{game}/chat/mute/", {"order": 1, "muted": "off"})
+    assert_error(muted, 400, "invalid")
+
+
+# -- query parameters ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("since", ["", "1_0", "1.0", "+3", "\uff13", "\u0663", " 3", "x"])
+def test_an_integer_query_parameter_is_ascii_digits(alice: Player, bob: Player, since: str) -> None:
+    game = start_game(alice, [bob])
+    error = assert_error(alice.get(f"/games/{game}/moves/", {"since": since}), 400, "invalid")
+    assert list(error["detail"]["fields"]) == ["since"]
+
+
+def test_good_query_parameters_are_read_and_unknown_ones_ignored(
+    alice: Player, bob: Player
+) -> None:
+    game = start_game(alice, [bob])
+    assert body(alice.get(f"/games/{game}/moves/", {"since": "-1", "colour": "x"}))
+    assert body(alice.get(f"/games/{game}/moves/", {"since": "0"})) is not None
+    assert alice.get(f"/games/{game}/chat/", {"limit": "5"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "name"), [("/games/", "status"), ("/games/", "waiting"), ("/games/1/chat/", "limit")]
+)
+def test_an_empty_query_parameter_is_refused(alice: Player, path: str, name: str) -> None:
+    error = assert_error(alice.get(path, {name: ""}), 400, "invalid")
+    assert list(error["detail"]["fields"]) == [name]

@@ -269,10 +269,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "lords.api.errors.exception_handler",
+    # JSON only, whatever the Accept or ?format= (docs/decisions/0025; the schema and its
+    # pages under /api/schema/ and /api/docs/ have their own renderers).
     "DEFAULT_RENDERER_CLASSES": [
         "lords.api.renderers.JSONRenderer",  # DRF's, saying engines' Texts in the language
-        "rest_framework.renderers.BrowsableAPIRenderer",
     ],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "lords.api.renderers.ContentNegotiation",
     # JSON only (docs/decisions/0025): a form lost or mangled fields holding JSON; 415 else.
     "DEFAULT_PARSER_CLASSES": ["lords.api.parsers.JSONParser"],  # DRF's, with the depth limit
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -138,3 +138,35 @@ def test_good_query_parameters_are_read_and_unknown_ones_ignored(
 def test_an_empty_query_parameter_is_refused(alice: Player, path: str, name: str) -> None:
     error = assert_error(alice.get(path, {name: ""}), 400, "invalid")
     assert list(error["detail"]["fields"]) == [name]
+
+
+# -- every answer JSON ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "headers"),
+    [
+        ({}, {"HTTP_ACCEPT": "text/html"}),
+        ({"format": "api"}, {}),
+        ({"format": "xml"}, {}),
+        ({"format": "api"}, {"HTTP_ACCEPT": "text/html"}),
+    ],
+)
+def test_every_answer_under_api_is_json(
+    alice: Player, query: dict[str, str], headers: dict[str, Any]
+) -> None:
+    """The browsable HTML page was on for all of /api/; ``?format=xml`` answered 404 "Not
+    found." and hid the real answer."""
+    listed = alice.client.get(f"{API}/games/", query, **headers)
+    assert listed.status_code == 200, listed.content
+    assert listed["Content-Type"] == "application/json"
+    assert isinstance(body(listed), list)
+    missing = alice.client.get(f"{API}/games/999999/", query, **headers)
+    error = assert_error(missing, 404, "not_found")
+    assert "999999" in error["message"]
+
+
+def test_the_schema_and_docs_pages_stay_as_they_are(anonymous: Any) -> None:
+    assert body(anonymous.get("/api/schema/?format=json"))["openapi"]
+    assert anonymous.get("/api/schema/")["Content-Type"].startswith("application/vnd.oai")
+    assert anonymous.get("/api/docs/")["Content-Type"].startswith("text/html")

@@ -35,6 +35,7 @@ from accounts.rules import MAX_NAME_LENGTH, away_until_to_save, check_display_na
 from lords.api.auth import SessionAuthentication, TokenAuthentication
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
+from lords.api.strict import checked
 from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 
 
@@ -221,7 +222,7 @@ class ProfileView(APIView):
     )
     def patch(self, request: Request) -> Response:
         serializer = ProfileSerializer(_me(request), data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
+        checked(serializer)
         serializer.save()
         return Response(serializer.data)
 
@@ -249,11 +250,15 @@ class TokenListCreateView(LoginView):
     authentication_classes = TOKEN_CREATION
     throttle_classes = (AnonRateThrottle, UserRateThrottle)
 
-    def get_throttles(self) -> list[Any]:
-        throttles = super().get_throttles()
-        if self.request.method == "POST":
-            throttles.append(TokenCreateThrottle())
-        return throttles
+    def perform_authentication(self, request: Request) -> None:
+        """A creation is throttled before its password is checked: DRF checks the
+        throttles after authentication, which refuses a wrong password first, so guesses
+        were never counted (found by fuzzing)."""
+        if request.method == "POST":
+            throttle = TokenCreateThrottle()
+            if not throttle.allow_request(request, self):
+                self.throttled(request, throttle.wait())
+        super().perform_authentication(request)
 
     @extend_schema(
         operation_id="tokens_list",
@@ -313,8 +318,10 @@ class TokenDetailView(APIView):
         tags=["account"],
     )
     def delete(self, request: Request, token_key: str) -> Response:
+        # A key is hex: anything else (a NUL, which PostgreSQL refuses in a query) is none.
+        could_be = token_key.isascii() and token_key.isalnum()
         tokens = AuthToken.objects.filter(user=request.user, token_key=token_key)
-        if not tokens.exists():
+        if not could_be or not tokens.exists():
             message = gettext("You have no token '%(token)s'.") % {"token": token_key}
             raise exceptions.NotFound(message)
         tokens.delete()

@@ -20,6 +20,7 @@ from accounts.api import TokenCreateThrottle
 from accounts.models import User
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
+from lords.api.strict import checked
 from lords.api.throttling import AnonRateThrottle, UserRateThrottle
 
 
@@ -95,6 +96,6 @@ class AccountView(APIView):
         serializer = DeleteAccountSerializer(
             data=request.data, context={"user": user, "request": request._request}
         )
-        serializer.is_valid(raise_exception=True)
+        checked(serializer)
         deletion.delete_account(user=user)
         return Response(status=status.HTTP_204_NO_CONTENT)

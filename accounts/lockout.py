@@ -11,7 +11,8 @@ This module gives axes what is ours:
 * ``locked_out_response``: what a locked-out person sees on a page (429, ``Retry-After``,
   a sentence), or in the API's error shape under ``/api/``;
 * ``SignInBasicAuthentication``: DRF's HTTP Basic, answering 429 in the API's error shape
-  when axes refused (DRF's own request object hides the flag from axes' middleware).
+  when axes refused (DRF's own request object hides the flag from axes' middleware);
+* ``LockoutHandler``: axes' database handler, storing headers PostgreSQL can store.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_ip_address, get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
@@ -32,9 +34,12 @@ from rest_framework import exceptions, status
 from rest_framework.authentication import BasicAuthentication
 from rest_framework.request import Request
 
+from accounts.models import User
 from lords.api.errors import error_body
 
 _ACCOUNT_FIELDS = ("email", "username", "login")
+_EMAIL_LENGTH: int = User._meta.get_field("email").max_length or 0
+_KEPT_HEADERS = ("axes_user_agent", "axes_http_accept", "axes_path_info")
 
 
 def account_of(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
@@ -115,6 +120,11 @@ class SignInBasicAuthentication(BasicAuthentication):
     def authenticate_credentials(
         self, userid: str, password: str, request: Request | None = None
     ) -> tuple[Any, None]:
+        """DRF's, refusing first a name no account can have: one with a NUL (PostgreSQL
+        refuses it in a query) or longer than an email may be (axes could not store it):
+        both were a 500 (found by fuzzing). No password is checked, so nothing is counted."""
+        if "\0" in userid or len(userid) > _EMAIL_LENGTH:
+            raise exceptions.AuthenticationFailed  # (DRF's words, in DRF's catalogs)
         try:
             return super().authenticate_credentials(userid, password, request)
         except exceptions.AuthenticationFailed:
@@ -138,3 +148,33 @@ def password_confirms(request: HttpRequest, user: Any, password: str) -> bool:
 
     signed = authenticate(request, email=user.email, password=password)
     return signed is not None and signed.pk == user.pk
+
+
+class LockoutHandler(AxesDatabaseHandler):
+    """``AXES_HANDLER``: axes' database handler, keeping the request's User-Agent, Accept and
+    path with any NUL as U+FFFD. axes stores them as they came (it replaces NUL only in the
+    query and the form), and PostgreSQL refuses a NUL in text: a guess whose header held
+    one was a 500, never counted, so it was never locked out (found by fuzzing). One
+    character for one keeps axes' length limits (it cuts them to its columns first)."""
+
+    def user_login_failed(
+        self, sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
+    ) -> None:
+        _storable(request)
+        super().user_login_failed(sender, credentials, request, **kwargs)
+
+    def user_logged_in(self, sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+        _storable(request)
+        super().user_logged_in(sender, request, user, **kwargs)
+
+    def user_logged_out(self, sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+        _storable(request)
+        super().user_logged_out(sender, request, user, **kwargs)
+
+
+def _storable(request: Any) -> None:
+    """The headers axes read into ``request`` (its proxy's ``update_request``), without NUL."""
+    for name in _KEPT_HEADERS:
+        value = getattr(request, name, None)
+        if isinstance(value, str) and "\0" in value:
+            setattr(request, name, value.replace("\0", "\ufffd"))

@@ -215,6 +215,7 @@ AXES_FAILURE_LIMIT = SIGN_IN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=SIGN_IN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
 AXES_USERNAME_CALLABLE = "accounts.lockout.account_of"
+AXES_HANDLER = "accounts.lockout.LockoutHandler"  # axes' database handler, NUL-safe
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out_response"
 AXES_RESET_ON_SUCCESS = False  # a sign-in to one's own account must not clear an address
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a fixed lock, an honest Retry-After
@@ -268,15 +269,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "lords.api.errors.exception_handler",
+    # JSON only, whatever the Accept or ?format= (docs/decisions/0025; the schema and its
+    # pages under /api/schema/ and /api/docs/ have their own renderers).
     "DEFAULT_RENDERER_CLASSES": [
         "lords.api.renderers.JSONRenderer",  # DRF's, saying engines' Texts in the language
-        "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": [
-        "lords.api.parsers.JSONParser",  # DRF's, with the depth limit
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "lords.api.renderers.ContentNegotiation",
+    # JSON only (docs/decisions/0025): a form lost or mangled fields holding JSON; 415 else.
+    "DEFAULT_PARSER_CLASSES": ["lords.api.parsers.JSONParser"],  # DRF's, with the depth limit
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # DRF's rules, one Redis round trip each (lords/api/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
         "lords.api.throttling.AnonRateThrottle",

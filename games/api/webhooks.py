@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from games.events import new_webhook_secret
 from games.models import PlayerEvent, Webhook
 from lords.api.base import AUTHENTICATION
+from lords.api.strict import checked
 
 MAX_HOOKS = 5
 
@@ -61,7 +62,7 @@ class WebhookListView(APIView):
     )
     def post(self, request: Request) -> Response:
         given = WebhookInSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        checked(given)
         url = given.validated_data["url"]
         if not url.startswith(("https://", "http://")):
             raise ValidationError({"url": gettext("an http or https address")})

@@ -10,6 +10,7 @@ from rest_framework import exceptions, serializers, viewsets
 from rest_framework.authentication import BasicAuthentication
 
 from lords.api.auth import SessionAuthentication, TokenAuthentication
+from lords.api.strict import checked
 
 AUTHENTICATION = (TokenAuthentication, SessionAuthentication)
 """The same as the settings' defaults, with the one-query token check."""
@@ -26,10 +27,11 @@ class ApiViewSet(viewsets.ViewSet):
 
 
 def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    """The validated input (a body or the query parameters), or a 400 in the one shape."""
+    """The validated input (a body or the query parameters), or a 400 in the one shape;
+    strict about types (:mod:`lords.api.strict`)."""
     if not isinstance(data, dict):
         raise exceptions.ParseError(_("The body must be a JSON object."))
     serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
+    checked(serializer)
     validated: dict[str, Any] = serializer.validated_data
     return validated

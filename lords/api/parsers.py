@@ -106,9 +106,9 @@ def json_body(request: Request) -> Any:
     :class:`JSONParser` itself with DRF's parser context, as DRF would parse it, without
     DRF's way there (choosing a parser among three, a stream around the body, asking
     whether it is a form: a thirtieth of a move's CPU, issue #15). Any other request (a
-    charset, a form, an empty body) goes DRF's way. The refusals are DRF's and this
-    parser's: a body too large, not JSON, too deep. (What is read is not kept on the
-    request: nothing after the caller reads ``request.data``.)"""
+    charset, another type, an empty body) goes DRF's way. The refusals are DRF's and this
+    parser's: a body too large, of another type than JSON (415), not JSON, too deep. (What
+    is read is not kept on the request: nothing after the caller reads ``request.data``.)"""
     django_request = request._request
     meta = django_request.META
     if meta.get("CONTENT_TYPE") != "application/json" or _length(meta) <= 0:

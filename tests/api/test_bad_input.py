@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 from rest_framework.request import Request
 from rest_framework.test import APIClient
 
+from games.models import Game
 from tests.api.helpers import API, Player, assert_error, body, move_count, start_game
 
 pytestmark = pytest.mark.django_db
@@ -202,6 +202,16 @@ def test_bad_options_are_refused(alice: Player) -> None:
     assert_error(alice.post("/games/", {"game_type": "vegas", "seats": 9}), 400, "invalid")
 
 
+@pytest.mark.parametrize("colours", [0, "", [], False, None, {}, "red"])
+def test_lords_of_vegas_colours_must_be_a_list_of_colours(alice: Player, colours: Any) -> None:
+    """An "empty" value was taken for the default and stored, shown until the start."""
+    sent = {"game_type": "lords-of-vegas", "seats": 2, "options": {"colours": colours}}
+    before = Game.objects.count()
+    error = assert_error(alice.post("/games/", sent), 400, "invalid_options")
+    assert "colour" in error["message"]
+    assert Game.objects.count() == before
+
+
 def test_a_wrong_method_has_the_error_shape(alice: Player) -> None:
     assert_error(alice.delete("/games/"), 405, "method_not_allowed")
 
@@ -216,26 +226,22 @@ def test_an_oversized_or_odd_idempotency_key_is_refused(game: int, alice: Player
     assert move_count(game) == before
 
 
-@pytest.mark.parametrize(
-    "content_type",
-    ["application/json", "application/json; charset=utf-16", "application/x-www-form-urlencoded"],
-)
-def test_a_move_is_read_from_json_in_any_charset_or_from_a_form(
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-16"])
+def test_a_move_is_read_from_json_in_any_charset(
     game: int, alice: Player, bob: Player, content_type: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A body typed exactly ``application/json`` is read by the API's parser straight from
     the request (``lords.api.parsers.json_body``: DRF's reading is not called); one with a
-    charset, or a form, goes DRF's way: each is played the same (issue 15)."""
+    charset goes DRF's way: each is played the same (issue 15). (A form is refused:
+    tests/api/test_json_only.py.)"""
     if content_type == "application/json":
         monkeypatch.setattr(Request, "_parse", _not_called)
     mover, _, view = _mover(game, alice, bob)
     command = view["legal_commands"][0]["text"]
     if content_type.endswith("utf-16"):
         data: Any = json.dumps({"command": command}).encode("utf-16")
-    elif content_type.startswith("application/json"):
-        data = json.dumps({"command": command}).encode()
     else:
-        data = urlencode({"command": command})
+        data = json.dumps({"command": command}).encode()
     before = move_count(game)
     response = mover.client.post(f"{API}/games/{game}/moves/", data=data, content_type=content_type)
     assert response.status_code == 201, response.content
@@ -269,3 +275,18 @@ def test_a_json_body_that_breaks_is_refused_in_the_movers_language(
     error = assert_error(response, 400, "malformed_request")
     assert error["message"].startswith("Le corps n'est pas du JSON"), error
     assert move_count(game) == before
+
+
+def test_a_lords_of_vegas_command_with_a_field_it_does_not_take_is_refused(
+    alice: Player, bob: Player
+) -> None:
+    """A typo in a JSON command (``"colour"`` for a build) was ignored and the rest played."""
+    game = start_game(alice, [bob], "lords-of-vegas")
+    mover, _, view = _mover(game, alice, bob)
+    command = {**view["legal_commands"][0]["command"], "colour": "green"}
+    before = move_count(game)
+    error = assert_error(mover.post(f"/games/{game}/moves/", {"command": command}), 400)
+    assert error["code"] == "malformed_command"
+    assert "unexpected field 'colour'" in error["message"]
+    assert move_count(game) == before
+    assert body(mover.get(f"/games/{game}/"))["version"] == view["version"]

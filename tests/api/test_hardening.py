@@ -4,6 +4,7 @@ reused for another command, and answers under ``/api/`` that were not the one JS
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from typing import Any
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.test import Client, RequestFactory
 from django.urls import get_resolver
 from django.utils import translation
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from lords.api.errors import csrf_failure
@@ -50,6 +52,24 @@ def test_it_refuses_basic_credentials_that_are_not_utf8_with_401() -> None:
     assert_error(response, 401, "authentication_failed")
 
 
+@pytest.mark.parametrize("name", ["a\x00b", "a" * 5_000, "ada@example.org\x00"])
+@pytest.mark.parametrize("method", ["get", "post", "delete"])
+def test_it_refuses_a_basic_name_no_account_can_have_with_401(
+    alice: Player, name: str, method: str
+) -> None:
+    """A NUL (which PostgreSQL refuses in a query) or a name longer than an email may be
+    (which axes could not store) was a 500; nothing is looked up, nothing changes."""
+    basic = base64.b64encode(f"{name}:a-long-password-1".encode()).decode()
+    response = getattr(APIClient(), method)(API + "/tokens/", HTTP_AUTHORIZATION=f"Basic {basic}")
+    assert_error(response, 401, "authentication_failed")
+    assert AuthToken.objects.filter(user=alice.user).count() == 1  # the fixture's own
+
+
+def test_revoking_a_token_whose_key_holds_a_nul_is_a_404(alice: Player) -> None:
+    assert_error(alice.delete("/tokens/%00/"), 404, "not_found")
+    assert AuthToken.objects.filter(user=alice.user).count() == 1
+
+
 # -- 7. depth and size ----------------------------------------------------------------------
 
 
@@ -84,14 +104,14 @@ def test_a_body_within_the_depth_limit_is_read(alice: Player, bob: Player) -> No
     assert answer.status_code == 201, answer.content
 
 
-@pytest.mark.parametrize("content_type", ["application/json", "application/x-www-form-urlencoded"])
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8"])
 def test_it_refuses_a_body_too_large_with_413_and_the_limit(
     alice: Player, bob: Player, content_type: str
 ) -> None:
     game = start_game(alice, [bob])
     before = move_count(game)
     text = "place 1" + " " * (10 * 1024 * 1024)
-    raw = json.dumps({"command": text}) if "json" in content_type else f"command={text}"
+    raw = json.dumps({"command": text})
     for path in ("/games/", f"/games/{game}/moves/"):
         response = alice.client.generic("POST", API + path, raw, content_type=content_type)
         error = assert_error(response, 413, "too_large")

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import Client
 from django.utils import timezone
@@ -164,3 +165,56 @@ def test_failures_under_the_limit_lock_nothing(alice: Player) -> None:
         assert_error(_token(APIClient(), alice.label, "wrong", address), 401)
     assert _token(APIClient(), alice.label, RIGHT, address).status_code == 201
     assert User.objects.get(pk=alice.user.pk).is_active
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [("HTTP_USER_AGENT", "a\x00b"), ("HTTP_ACCEPT", "application/json, a\x00b")],
+)
+def test_a_nul_in_a_header_is_still_a_counted_failure(
+    alice: Player, header: str, value: str
+) -> None:
+    """axes keeps the User-Agent and Accept headers of a failure, and PostgreSQL refuses a
+    NUL in text: each guess was a 500, never counted, so guessing was never locked."""
+    address, client = _address(), APIClient()
+    basic = base64.b64encode(f"{alice.label}:wrong".encode()).decode()
+    guess: dict[str, Any] = {
+        "HTTP_AUTHORIZATION": f"Basic {basic}",
+        "REMOTE_ADDR": address,
+        header: value,
+    }
+    for _ in range(LIMIT - 1):
+        assert_error(client.post(f"{API}/tokens/", **guess), 401, "authentication_failed")
+    assert AccessAttempt.objects.get(ip_address=address).failures_since_start == LIMIT - 1
+    _assert_locked_api(client.post(f"{API}/tokens/", **guess))
+    _assert_locked_api(_token(client, alice.label, RIGHT, address))
+
+
+def test_a_nul_in_a_header_is_counted_at_the_web_and_admin_sign_ins(
+    alice: Player, make_user: Any
+) -> None:
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    web, address = Client(), _address()
+    nul: dict[str, Any] = {
+        "REMOTE_ADDR": address,
+        "HTTP_USER_AGENT": "a\x00b",
+        "HTTP_ACCEPT": "\x00",
+    }
+    refused = web.post("/accounts/login/", {"login": alice.label, "password": "wrong"}, **nul)
+    assert refused.status_code == 200  # the form again, with its error
+    refused = web.post("/admin/login/", {"username": admin.email, "password": "wrong"}, **nul)
+    assert refused.status_code == 200
+    assert AccessAttempt.objects.get(ip_address=address, username=alice.label)
+    assert AccessAttempt.objects.get(ip_address=address, username=admin.email)
+
+
+def test_wrong_passwords_are_throttled_too(alice: Player, settings: Any) -> None:
+    """The token endpoint's throttle counts every attempt, refused ones first: DRF checks
+    the password before its throttles, so a wrong one (401) was never counted."""
+    settings.THROTTLE_TOKEN_CREATE = "3/min"
+    address, client = _address(), APIClient()
+    for _ in range(3):
+        assert_error(_token(client, alice.label, "wrong", address), 401)
+    throttled = assert_error(_token(client, alice.label, RIGHT, address), 429, "throttled")
+    assert throttled["detail"]["retry_after"] > 0
+    assert AuthToken.objects.filter(user=alice.user).count() == 1  # the fixture's own

@@ -37,7 +37,7 @@ def test_the_defaults_are_three_misses_and_two_weeks(alice: Player) -> None:
     [
         ("max_timeouts", -1, "greater than or equal to 0"),
         ("max_timeouts", 21, "less than or equal to 20"),
-        ("max_timeouts", "often", "valid integer"),
+        ("max_timeouts", "often", "JSON integer"),
         ("vacation_days", 31, "less than or equal to 30"),
         ("vacation_days", None, "may not be null"),
     ],

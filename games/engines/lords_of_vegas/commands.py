@@ -8,11 +8,11 @@ state, so it cannot know seat numbers. The text notation lives in :mod:`.notatio
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from games.engines.base import JSON, MalformedCommand
-from games.engines.text import Text, _
+from games.engines.text import Join, Text, _, ngettext
 
 from .board import ALL_COLOURS, COMPANIES, LOTS
 
@@ -304,8 +304,28 @@ def _amount(data: Mapping[str, Any]) -> int:
     return int(value)
 
 
+def _no_other_fields(data: Mapping[str, Any], kind: Any) -> None:
+    """Refuses a field ``kind`` does not take: a typo (``"colour"`` for a build) was
+    ignored and the rest played (found by fuzzing). An unknown ``kind`` is left to the
+    caller, which says so."""
+    taken = _FIELDS.get(kind) if isinstance(kind, str) else None
+    extra = sorted(map(str, set(data) - taken)) if taken is not None else []
+    if extra:
+        raise MalformedCommand(
+            ngettext(
+                "%(data)s: unexpected field %(fields)s",
+                "%(data)s: unexpected fields %(fields)s",
+                len(extra),
+                data=repr(dict(data)),
+                fields=Join([repr(name) for name in extra]),
+            )
+        )
+
+
 def _step_from_json(data: Mapping[str, Any]) -> Step:
     kind = data.get("type") if isinstance(data, Mapping) else None
+    if kind is not None:
+        _no_other_fields(data, kind)
     if kind == "pay":
         return Pay(_colour(data, "payer"), _colour(data, "payee"), _amount(data))
     if kind in ("give_lot", "give_die"):
@@ -333,6 +353,7 @@ def command_from_json(data: Mapping[str, Any]) -> Command:
     if not isinstance(data, Mapping):
         raise MalformedCommand(_("%(data)s is not a command object", data=repr(data)))
     kind = data.get("type")
+    _no_other_fields(data, kind)
     if kind == "build":
         return Build(_lot(data), _company(data), _lot(data, "moving", optional=True))
     if kind == "sprawl":
@@ -400,3 +421,10 @@ def _prefer(data: Mapping[str, Any]) -> Prefer:
 
 COMMANDS = (*ACTIONS, End, Move, Place, LayOff, Prefer, Trade)
 """Every command class, for isinstance checks."""
+
+_FIELDS: dict[str, frozenset[str]] = {
+    cls.kind: frozenset({"type", *(field.name for field in fields(cls))})
+    for cls in (*COMMANDS, Pay, GiveLot, GiveDie, Do)
+}
+"""The JSON fields of each command and trade step: its type and its dataclass's fields
+(a command's JSON names them as the dataclass does)."""

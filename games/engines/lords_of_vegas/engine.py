@@ -111,7 +111,9 @@ class LordsOfVegas:
             )
         _check_players(edition, players)
         palette = PLAYER_COLOURS[edition]
-        given = options.get("colours") or palette[:players]
+        # Absent: the default. Anything else must be the list: an "empty" value (0, "",
+        # null, [] ...) was taken for the default and stored as sent (found by fuzzing).
+        given = options.get("colours", palette[:players])
         if not isinstance(given, list | tuple):
             raise InvalidOptions(
                 ngettext(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import MalformedCommand
@@ -27,6 +29,7 @@ from games.engines.lords_of_vegas import (
     Trade,
 )
 from games.engines.lords_of_vegas.board import ALL_COLOURS, COMPANIES, LOT_NAMES
+from games.engines.lords_of_vegas.commands import ACTIONS
 
 FORMS = {
     "build A2 sphinx": Build("A2", "sphinx"),
@@ -208,3 +211,43 @@ def test_parse_and_format_round_trip(command):
     assert ENGINE.parse(text) == command
     assert ENGINE.parse(text.upper()) == command
     assert ENGINE.command_from_json(command.to_json()) == command
+
+
+def _objects(data):
+    """The command's JSON objects that have a type: the command, its steps, their actions."""
+    found = [data]
+    for step in data.get("steps", []):
+        found.extend(_objects(step))
+    if "action" in data:
+        found.extend(_objects(data["action"]))
+    return found
+
+
+KINDS = {
+    cls.kind: {"type", *(f.name for f in fields(cls))}
+    for cls in (*ACTIONS, End, Move, Place, LayOff, Prefer, Trade, Pay, GiveLot, GiveDie, Do)
+}
+json_values = st.none() | st.booleans() | st.integers() | st.text(max_size=5) | st.lists(lots)
+
+
+@settings(max_examples=300, deadline=None)
+@given(commands, st.data(), st.text(min_size=1, max_size=8), json_values)
+def test_a_field_a_command_does_not_take_is_refused(command, data, name, value):
+    """A typo (``"colour"`` for a build, ``"dice"`` for an end) was ignored and the rest
+    played (found by fuzzing); it is refused wherever it is: in the command, a trade's
+    step, a step's action."""
+    sent = command.to_json()
+    target = data.draw(st.sampled_from(_objects(sent)))
+    assume(name not in KINDS[target["type"]])
+    target[name] = value
+    with pytest.raises(MalformedCommand, match="unexpected field") as refused:
+        ENGINE.command_from_json(sent)
+    assert repr(name) in str(refused.value)
+
+
+def test_an_unexpected_field_is_named():
+    build = {"type": "build", "lot": "B5", "company": "albion", "colour": "green", "amount": 9}
+    with pytest.raises(MalformedCommand, match=r"unexpected fields 'amount', 'colour'"):
+        ENGINE.command_from_json(build)
+    with pytest.raises(MalformedCommand, match=r"unexpected field 'dice'"):
+        ENGINE.command_from_json({"type": "end", "dice": 2})

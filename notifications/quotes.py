@@ -142,6 +142,16 @@ class _TextOfHtml(HTMLParser):
         if not self.skipping:
             self.parts.append(" ".join(data.split()) if "\n" in data else data)
 
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
+        """A ``<![...]>`` section, or, when it is not one (``<![ 12 ]>``, ``<![foo[``),
+        nothing up to its ``>``: before Python 3.13 the parser raises AssertionError there,
+        and a mail client shows the rest of the message all the same."""
+        try:
+            return super().parse_marked_section(i, report)
+        except AssertionError:
+            end = self.rawdata.find(">", i)
+            return -1 if end < 0 else end + 1  # (-1: unfinished, read as text at the end)
+
 
 def html_to_text(html: str) -> str:
     parser = _TextOfHtml()
@@ -151,8 +161,9 @@ def html_to_text(html: str) -> str:
 
 
 def _decoded(part: Message) -> str:
-    """A text part's content in its declared charset (an unknown charset: UTF-8, with
-    replacement characters rather than an error)."""
+    """A text part's content in its declared charset (an unknown charset, or one whose
+    codec cannot decode, like ``idna`` or ``undefined``: UTF-8, with replacement
+    characters rather than an error)."""
     try:
         content = part.get_content() if isinstance(part, EmailMessage) else None
     except (LookupError, UnicodeError):
@@ -165,7 +176,7 @@ def _decoded(part: Message) -> str:
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset, errors="replace")
-    except LookupError:
+    except (LookupError, UnicodeError):
         return payload.decode("utf-8", errors="replace")
 
 

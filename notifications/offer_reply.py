@@ -5,15 +5,16 @@ words answers it:
 - ``accept`` (``accepter``, ``accetta``, ``accetto``, ``yes``, ``oui``, ``sì``, ``ok`` ...):
   accept it;
 - ``decline`` (``refuser``, ``refuse``, ``rifiuta``, ``rifiuto``, ``no``, ``non``): decline it;
-- a trade in the notation: a counter-offer, proposed by the player (the original is declined
-  once the counter-offer is accepted by the engine).
+- a trade in the notation: a counter-offer, proposed by the player while the offer is open,
+  in the transaction that declines the offer (both or neither).
 
 People write "Oui, volontiers" or "No grazie": the line's first word answers, whatever
 follows it. A line that is none of these is refused with what to write; the refusal comes
 from the offer's address, so that replying to it answers the offer again.
 
 Table talk lines (``say: ...``) are posted as in any reply. The answer says what was done or
-why not, once per Message-ID, like the answers of ``notifications.inbound``.
+why not, once per Message-ID, like the answers of ``notifications.inbound``; a redelivered
+reply whose answer failed gets the answer of its first verdict, never a second judgment.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ import logging
 import re
 import unicodedata
 from email.message import EmailMessage
+from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -109,6 +112,11 @@ def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
     ).first()
     if prior is not None and prior.status != Notification.Status.FAILED:
         return Outcome("duplicate", "already answered", seat.game_id, seat.pk)
+    if prior is not None and prior.verdict:
+        # The first verdict stands: the answer failed, not the judgment (a counter-offer
+        # judged again would be proposed twice, or refused for the offer it declined).
+        log.info("offer reply %s: resending its first answer", key)
+        return _resend(message, seat, notice, offer_id, prior.verdict)
     said, lines = talk_lines.split(own_lines(body_text(message)))
     spoken = talk_lines.post(seat, said, key)
     words = [line for line in lines if line.strip()]
@@ -120,9 +128,34 @@ def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
         done = _answer_offer(seat, offer, first)
     except ServiceError as exc:
         return _refused(message, seat, notice, offer_id, first, exc.message, spoken)
-    context = {"done": done, "ignored": words[1:], **_talk(spoken)}
-    answered = _answer(message, seat, notice, "answer_offer", context, {"status": "played"})
-    return Outcome("played", done, seat.game_id, seat.pk, (first,), (), answered)
+    return _done(message, seat, notice, first, done, words[1:], spoken)
+
+
+def _done(
+    message: EmailMessage,
+    seat: Seat,
+    notice: Notice,
+    line: str,
+    done: str,
+    ignored: list[str],
+    spoken: talk_lines.Talk | None,
+) -> Outcome:
+    """What was done, answered; the verdict keeps it, for a resend of a failed answer."""
+    context = {"done": done, "ignored": ignored, **_talk(spoken)}
+    verdict = {"status": "played", "done": done, "received": [line], "ignored": ignored}
+    answered = _answer(message, seat, notice, "answer_offer", context, verdict)
+    return Outcome("played", done, seat.game_id, seat.pk, (line,), (), answered)
+
+
+def _resend(
+    message: EmailMessage, seat: Seat, notice: Notice, offer_id: int, verdict: dict[str, Any]
+) -> Outcome:
+    """The answer of the first verdict, sent again (its table talk was posted then)."""
+    line = next(iter(verdict.get("received", [])), "")
+    if verdict.get("status") == "refused":
+        return _refused(message, seat, notice, offer_id, line, verdict["error"], None)
+    done, ignored = verdict.get("done", ""), list(verdict.get("ignored", []))
+    return _done(message, seat, notice, line, done, ignored, None)
 
 
 def _refused(
@@ -132,7 +165,7 @@ def _refused(
     offer_id: int,
     line: str,
     error: str,
-    spoken: talk_lines.Talk,
+    spoken: talk_lines.Talk | None,
 ) -> Outcome:
     """Nothing done: the answer says why and what to write, from the offer's address (a
     reply to it answers the offer; the turn's address would read it as moves)."""
@@ -180,8 +213,11 @@ def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
             )
             % {"line": line, "id": offer.pk, "trade": offer.text}
         )
-    counter = propose_trade(game=seat.game_id, user=seat.user, text=line, source="email")
-    decline_trade(offer=offer, user=seat.user)
+    # One change or none: the offer is declined first (refused if it is no longer open),
+    # and the decline is undone if the counter-offer is refused.
+    with transaction.atomic():
+        decline_trade(offer=offer, user=seat.user)
+        counter = propose_trade(game=seat.game_id, user=seat.user, text=line, source="email")
     return _(
         "You declined trade offer #%(id)s and proposed trade offer #%(counter)s instead: %(trade)s"
     ) % {"id": offer.pk, "counter": counter.pk, "trade": counter.text}

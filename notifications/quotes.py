@@ -180,6 +180,45 @@ def _decoded(part: Message) -> str:
         return payload.decode("utf-8", errors="replace")
 
 
+_SIGNATURE_SEPARATOR = "-- "
+
+
+def unflowed(text: str, *, delsp: bool) -> str:
+    """RFC 3676's format=flowed text as its writer typed it (Thunderbird and Apple Mail
+    wrap at 72 characters): a line ending in a space goes on in the next line of the same
+    quote depth, without that space when ``delsp`` (``DelSp=yes``: the client added it);
+    the space a client stuffs before a line's start is removed; "-- " is not flowed. The
+    quoted lines keep their ">"s, one space after them."""
+    lines: list[str] = []
+    flowing, depth_before = False, -1
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:].removeprefix(" ")
+        flowed = content.endswith(" ") and content != _SIGNATURE_SEPARATOR
+        if flowed and delsp:
+            content = content[:-1]
+        if flowing and depth == depth_before:
+            lines[-1] += content
+        else:
+            lines.append(">" * depth + " " + content if depth else content)
+        flowing, depth_before = flowed, depth
+    return "\n".join(lines)
+
+
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter of the part, lower-cased ("" without it)."""
+    value = part.get_param(name)
+    return value.lower() if isinstance(value, str) else ""
+
+
+def _plain_text(part: Message) -> str:
+    """A text/plain part's text, its flowed lines unwrapped (``format=flowed``)."""
+    text = _decoded(part)
+    if _param(part, "format") != "flowed":
+        return text
+    return unflowed(text, delsp=_param(part, "delsp") == "yes")
+
+
 # What no reply's text holds and no database column takes: the C0 controls but tab and the
 # line ends (NUL above all: PostgreSQL refuses it in text and jsonb), DEL, lone surrogates
 # (undecodable bytes the email package keeps as surrogate escapes).
@@ -193,12 +232,12 @@ def printable(text: str) -> str:
 
 
 def body_text(message: EmailMessage) -> str:
-    """The message's text/plain body, else (none, or only blanks) its text/html body as
-    text; "" without either. A webhook's message carries an empty text part when the reply
-    had none, a mail server's does not: both read the HTML then, so one reply gets one
-    verdict whichever door it came by."""
+    """The message's text/plain body (its flowed lines unwrapped), else (none, or only
+    blanks) its text/html body as text; "" without either. A webhook's message carries an
+    empty text part when the reply had none, a mail server's does not: both read the HTML
+    then, so one reply gets one verdict whichever door it came by."""
     plain = message.get_body(preferencelist=("plain",))
-    text = printable(_decoded(plain)) if plain is not None else ""
+    text = printable(_plain_text(plain)) if plain is not None else ""
     if text.strip():
         return text
     html = message.get_body(preferencelist=("html",))

@@ -6,12 +6,13 @@ webhook) call :func:`receive` with the same kind of message, anymail's
 one reply, one verdict, whichever door it came by. It
 
 1. ignores automatic mail (auto-replies, bounces, lists), without an answer: no loops;
-2. finds our signed reply address among the recipients and checks that the sender is the
-   seat's player (both, or the message is dropped without an answer: no backscatter);
+2. finds our signed reply address this copy was delivered to (else the sender's among the
+   recipients) and checks that the sender is the seat's player (both, or the message is
+   dropped without an answer: no backscatter);
 3. takes the player's own lines (``notifications.quotes``) as commands and submits them
    through ``games.services.submit_command(source="email")`` with the Message-ID as the
    idempotency key, without an expected version;
-4. answers once per Message-ID: "Played: ..." or the precise refusal, threaded under the
+4. answers once per Message-ID and address: "Played: ..." or the precise refusal, threaded under the
    player's message. The first verdict is recorded on the answer's row before sending; if
    the answer failed, a redelivery resends that verdict and never judges the message again.
 
@@ -33,6 +34,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import selectors
 from games.engines.base import GameEngine, IllegalCommand
 from games.models import Game, Seat
@@ -43,7 +45,7 @@ from games.services.moves import MoveResult, submit_command
 from games.services.naming import seat_label
 from games.services.parsing import split_text
 from notifications import talk_lines
-from notifications.addresses import parse_reply_address
+from notifications.addresses import parse_digest_address, parse_offer_address, parse_reply_address
 from notifications.emails import render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines, reply_lines
@@ -53,7 +55,8 @@ from notifications.services import COMMANDS_SHOWN, Notice, claim, send_stored, s
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
-RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To")  # (the MTA's: where this copy went)
+RECIPIENT_HEADERS = ("To", "Cc")
 EVENTS_SHOWN = 15
 _LIST_PRECEDENCE = frozenset(["bulk", "junk", "list", "auto_reply"])
 _DAEMONS = frozenset(["mailer-daemon", "postmaster"])
@@ -143,21 +146,45 @@ def sender_address(message: Message) -> str:
     return parseaddr(header(message, "From"))[1].strip().lower()
 
 
-def recipients(message: Message) -> list[str]:
-    addresses = [a for _, a in getaddresses([header(message, n) for n in RECIPIENT_HEADERS])]
+def envelope_recipients(message: Message) -> list[str]:
+    """Where this copy of the message was delivered, when the door knows: anymail's envelope
+    recipient (Postmark's OriginalRecipient), the mail server's Delivered-To and
+    X-Original-To. A message to two addresses is delivered once to each."""
+    addresses = [a for _, a in getaddresses([header(message, n) for n in ENVELOPE_HEADERS])]
     envelope = getattr(message, "envelope_recipient", None)  # anymail's, when it knows it
     if isinstance(envelope, str) and envelope:
-        addresses.append(envelope)
+        addresses.insert(0, envelope)
     return [a for a in addresses if a]
 
 
-def addressed_seat(message: Message) -> tuple[int, int] | None:
-    """``(game_id, seat_id)`` of the first signed reply address among the recipients."""
-    for address in recipients(message):
-        found = parse_reply_address(address)
-        if found is not None:
-            return found
-    return None
+def owner(address: str) -> str | None:
+    """The email (lower-cased) of the player one of our signed addresses was made for (a
+    turn's, a trade offer's, the digest's; "" for a seat without a player); None for any
+    other address."""
+    seat = parse_reply_address(address) or parse_offer_address(address)
+    if seat is not None:
+        found = Seat.objects.filter(pk=seat[1], game_id=seat[0]).values_list("user__email")
+        return (found.first() or ("",))[0].lower()
+    user_id = parse_digest_address(address)
+    if user_id is None:
+        return None
+    return (User.objects.filter(pk=user_id).values_list("email", flat=True).first() or "").lower()
+
+
+def addressed(message: Message) -> str:
+    """The one signed address of ours this copy of the message answers ("" if none): the
+    one it was delivered to, when the door knows (a message to two games is answered in
+    each, whatever the order of To and Cc); else the first in To and Cc made for the
+    sender (a friend's address before it does not drop the message); else the first, for
+    the sender check to refuse."""
+    for address in envelope_recipients(message):
+        if owner(address) is not None:
+            return address
+    listed = [a for _, a in getaddresses([header(message, n) for n in RECIPIENT_HEADERS])]
+    signed = {address: owner(address) for address in listed if address}
+    ours = [address for address, email in signed.items() if email is not None]
+    sender = sender_address(message)
+    return next((a for a in ours if signed[a] == sender), ours[0] if ours else "")
 
 
 def message_id(message: Message) -> str:
@@ -191,9 +218,11 @@ def _digest(message: Message) -> str:
     return digest.hexdigest()
 
 
-def answer_key(key: str) -> str:
-    """The Notification key of the answer to a message (32 characters)."""
-    return "m" + hashlib.sha256(key.encode()).hexdigest()[:31]
+def answer_key(key: str, address: str = "") -> str:
+    """The Notification key of the answer to a message (32 characters); with ``address``,
+    to its copy delivered there (a message to two of our addresses gets two answers)."""
+    copy = f"{key}\n{address.lower()}" if address else key
+    return "m" + hashlib.sha256(copy.encode()).hexdigest()[:31]
 
 
 # -- the door ----------------------------------------------------------------------------------
@@ -210,16 +239,17 @@ def receive(raw: bytes | Message) -> Outcome:
         return Outcome("ignored", why)
     from notifications import digest_reply  # (it uses this module's answer helpers)
 
-    digest_user = digest_reply.addressed_user(message, recipients(message))
+    address = addressed(message)
+    digest_user = parse_digest_address(address)
     if digest_user is not None:  # a reply to the daily digest: several games at once
         key, sender = idempotency_key(message), sender_address(message)
         return digest_reply.handle(message, digest_user, key, sender, message_id(message))
     from notifications import offer_reply  # (it uses this module's answer helpers)
 
-    offered = offer_reply.addressed_offer(message)
+    offered = parse_offer_address(address)
     if offered is not None:  # a reply to a trade offer's email (issue 11)
-        return offer_reply.handle(message, *offered)
-    found = addressed_seat(message)
+        return offer_reply.handle(message, *offered, address=address)
+    found = parse_reply_address(address)
     if found is None:
         log.warning("inbound %s ignored: no valid reply address", message_id(message))
         return Outcome("ignored", "no valid reply address")
@@ -237,13 +267,13 @@ def receive(raw: bytes | Message) -> Outcome:
         return Outcome("ignored", "sender is not the seat's player", game_id, seat_id)
     # The refusal a service raises is worded when raised: in the player's language.
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
-        return _handle(message, seat)
+        return _handle(message, seat, address)
 
 
-def _handle(message: EmailMessage, seat: Seat) -> Outcome:
+def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
     key = idempotency_key(message)
     user = seat.user
-    notice = Notice(seat, Kind.ANSWER, answer_key(key))
+    notice = Notice(seat, Kind.ANSWER, answer_key(key, address))
     prior = Notification.objects.filter(
         user=user, game_id=seat.game_id, kind=Kind.ANSWER, key=notice.key
     ).first()

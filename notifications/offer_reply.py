@@ -37,7 +37,7 @@ from games.services.errors import ServiceError
 from games.services.lookups import engine_for
 from games.services.trades import accept_trade, decline_trade, propose_trade
 from notifications import talk_lines
-from notifications.addresses import offer_address, parse_offer_address
+from notifications.addresses import offer_address
 from notifications.inbound import (
     Outcome,
     _answer,
@@ -45,7 +45,6 @@ from notifications.inbound import (
     answer_key,
     idempotency_key,
     message_id,
-    recipients,
     sender_address,
 )
 from notifications.models import Notification
@@ -70,14 +69,6 @@ APOSTROPHE = "\N{RIGHT SINGLE QUOTATION MARK}"  # (as phones type "d'accord")
 _WORDS = re.compile(r"[\w']+")
 
 
-def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
-    for address in recipients(message):
-        found = parse_offer_address(address)
-        if found is not None:
-            return found
-    return None
-
-
 def _answer_in(line: str) -> str | None:
     """ "accept" or "decline" when the line says only that, in any of the three languages,
     with courtesies and punctuation ("Sì, accetto", "Non merci", "D'accord !"); None for
@@ -92,7 +83,9 @@ def _answer_in(line: str) -> str | None:
     return None
 
 
-def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> Outcome:
+def handle(
+    message: EmailMessage, game_id: int, seat_id: int, offer_id: int, *, address: str
+) -> Outcome:
     """Answer the offer as the seat's player (the sender must be them: else nothing is
     done and nothing answered, as for any reply)."""
     seat = Seat.objects.select_related("user", "game").filter(pk=seat_id, game_id=game_id).first()
@@ -101,12 +94,12 @@ def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> 
         log.warning("offer reply %s ignored: sender %s", message_id(message), sender)
         return Outcome("ignored", "sender is not the seat's player", game_id, seat_id)
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
-        return _handle(message, seat, offer_id)
+        return _handle(message, seat, offer_id, address)
 
 
-def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
+def _handle(message: EmailMessage, seat: Seat, offer_id: int, address: str) -> Outcome:
     key = idempotency_key(message)
-    notice = Notice(seat, Notification.Kind.ANSWER, answer_key(key))
+    notice = Notice(seat, Notification.Kind.ANSWER, answer_key(key, address))
     prior = Notification.objects.filter(
         user=seat.user, game_id=seat.game_id, kind=notice.kind, key=notice.key
     ).first()

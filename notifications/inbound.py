@@ -35,6 +35,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import selectors
@@ -350,6 +351,9 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
     if not reading.commands:
         # Nothing to play: its lines are shown as received, with why none is a command.
         return _refused(message, seat, notice, reading.ignored, _no_command(reading))
+    if reading.below:
+        error = _below(reading.below)
+        return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
     try:
         result = submit_command(
             game=seat.game_id,
@@ -367,11 +371,13 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
 
 @dataclass(frozen=True)
 class Reading:
-    """A reply read: the lines taken as its commands, and the lines ignored after them."""
+    """A reply read: the lines taken as its commands, the lines ignored after them, and the
+    commands found below the blank line that ends them (the reply is refused then)."""
 
     commands: list[str]
     ignored: list[str]
     reason: str = ""  # why the first line is not a command, when none is
+    below: list[str] = field(default_factory=list)
 
 
 def read_reply(lines: list[str], engine: GameEngine) -> Reading:
@@ -385,7 +391,9 @@ def read_reply(lines: list[str], engine: GameEngine) -> Reading:
     the engine's parse (the quote-stripping cannot know a game's verbs). A line that is not
     a command *among* the commands stays in them, so the service refuses the whole reply
     and says which line: a typo never silently drops a move. With no command at all, every
-    line is kept as received and ``reason`` says why the first one is not a command."""
+    line is kept as received and ``reason`` says why the first one is not a command. The
+    lines below the blank line that read as commands are ``below``: playing the ones above
+    only would play half of what the player meant."""
     block: list[str] = []
     after: list[str] = []
     commands_seen = False
@@ -402,7 +410,9 @@ def read_reply(lines: list[str], engine: GameEngine) -> Reading:
     end = len(block)
     while not _holds_command(block[end - 1], engine):
         end -= 1
-    return Reading(commands=block[:end], ignored=block[end:] + after)
+    below = [line for line in after if _holds_command(line, engine)]
+    ignored = block[end:] + [line for line in after if line not in below]
+    return Reading(commands=block[:end], ignored=ignored, below=below)
 
 
 def _holds_command(line: str, engine: GameEngine) -> bool:
@@ -434,6 +444,18 @@ def _no_command(reading: Reading) -> str:
         "%(reason)s; your reply holds no command: write your commands at the top of your "
         "reply, one per line (or separated by ';'), above the quoted email"
     ) % {"reason": reading.reason}
+
+
+def _below(lines: list[str]) -> str:
+    """The refusal of a reply with commands below a blank line: which, and what to do."""
+    quoted = ", ".join(f"'{line}'" for line in lines)
+    return ngettext(
+        "a command below a blank line: %(lines)s; write all your commands one under the "
+        "other, without a blank line between them",
+        "commands below a blank line: %(lines)s; write all your commands one under the "
+        "other, without a blank line between them",
+        len(lines),
+    ) % {"lines": quoted}
 
 
 def _resign(

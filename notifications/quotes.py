@@ -114,29 +114,41 @@ _SKIPPED = frozenset(["blockquote", "head", "script", "style", "title"])
 
 
 class _TextOfHtml(HTMLParser):
-    """Text of an HTML body: block elements become line breaks; quoted (``blockquote``),
-    style and script contents are dropped."""
+    """Text of an HTML body: a block element's start and end end the line (once: adjacent
+    blocks are adjacent lines, ``<div>build C3 albion</div><div>end</div>``), a ``<br>``
+    always (``<div><br></div>`` is a blank line); quoted (``blockquote``), style and script
+    contents are dropped."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skipping = 0
 
+    def _end_line(self, tag: str) -> None:
+        if tag == "br" or not self._at_line_start():
+            self.parts.append("\n")
+
+    def _at_line_start(self) -> bool:
+        for part in reversed(self.parts):
+            if part.strip(" \t"):
+                return part.rstrip(" \t").endswith("\n")
+        return True
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIPPED:
             self.skipping += 1
         elif tag in _BLOCKS:
-            self.parts.append("\n")
+            self._end_line(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BLOCKS:
-            self.parts.append("\n")
+            self._end_line(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
             self.skipping = max(0, self.skipping - 1)
-        elif tag in _BLOCKS:
-            self.parts.append("\n")
+        elif tag in _BLOCKS and tag != "br":  # (``</br>``: a mistake, no second break)
+            self._end_line(tag)
 
     def handle_data(self, data: str) -> None:
         if not self.skipping:

@@ -466,7 +466,9 @@ def _resign(
     if refusal:
         return _refused(message, seat, notice, lines, refusal)
     if seat.resigned:
-        error = f"you already resigned from game #{seat.game_id}: nothing was changed"
+        error = _("you already resigned from game #%(game)s: nothing was changed") % {
+            "game": seat.game_id
+        }
         return _refused(message, seat, notice, lines, error)
     try:
         resign(game=seat.game_id, user=seat.user, source="email")

@@ -233,8 +233,10 @@ def _plain_text(part: Message) -> str:
 
 # What no reply's text holds and no database column takes: the C0 controls but tab and the
 # line ends (NUL above all: PostgreSQL refuses it in text and jsonb), DEL, lone surrogates
-# (undecodable bytes the email package keeps as surrogate escapes).
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# (undecodable bytes the email package keeps as surrogate escapes); and the invisible
+# characters an editor leaves: a byte-order mark (U+FEFF) at the start of a body, the
+# zero-width space, non-joiner and joiner (U+200B-U+200D) after a pasted command.
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufeff\u200b-\u200d]")
 
 
 def printable(text: str) -> str:

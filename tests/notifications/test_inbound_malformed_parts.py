@@ -43,3 +43,15 @@ def test_a_charset_no_codec_decodes_is_read_as_utf8(
     assert f"charset={charset}".encode() in raw
     DOORS["pipe"](client, raw)
     _played(game, command, smtp)
+
+
+@pytest.mark.parametrize("door", DOORS)
+@pytest.mark.parametrize(
+    ("before", "after"), [("\ufeff", ""), ("", "\u200b"), ("\u200d", "\u200c")]
+)
+def test_invisible_characters_around_a_command_are_dropped(
+    client: Any, turn: Any, smtp: Any, door: str, before: str, after: str
+) -> None:
+    game, message, command = turn
+    DOORS[door](client, reply_to(message, f"{before}{command}{after}"))
+    _played(game, command, smtp)

@@ -26,8 +26,10 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import timedelta
+from email.errors import HeaderParseError, InvalidHeaderDefect
+from email.headerregistry import AddressHeader
 from email.message import EmailMessage, Message
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
 from typing import Any
 
 from anymail.inbound import AnymailInboundMessage
@@ -78,6 +80,8 @@ _AUTOMATIC_SUBJECT = re.compile(
     r"absence du bureau|risposta automatica|fuori sede)\b",
     re.IGNORECASE,
 )
+# What the email package raises on some malformed headers ("From: ada@": IndexError).
+_UNPARSABLE = (HeaderParseError, IndexError, ValueError, TypeError, AttributeError)
 ANSWERS_PER_HOUR = 30
 """The most answers one sender gets in an hour: more is a responder looping with us."""
 
@@ -133,7 +137,12 @@ def transient(exc: BaseException) -> bool:
 
 
 def header(message: Message, name: str) -> str:
-    value = message.get(name)
+    """The header's value, its whitespace folded ("" without it); its raw text when the
+    email package fails to parse it (it raises on some malformed addresses: "ada@")."""
+    try:
+        value = message.get(name)
+    except _UNPARSABLE:
+        value = next((v for k, v in message.raw_items() if k.lower() == name.lower()), None)
     return "" if value is None else " ".join(str(value).split())
 
 
@@ -157,7 +166,7 @@ def automatic(message: Message) -> str:
         return "a delivery or read report"
     sender = sender_address(message)
     if not sender:
-        return "no sender"
+        return "no sender (a From without one valid address)"
     if sender.partition("@")[0] in _DAEMONS:
         return f"sender {sender}"
     if sender.endswith("@" + settings.NOTIFICATIONS_REPLY_DOMAIN.lower()):
@@ -177,7 +186,20 @@ def answered_lately(sender: str) -> int:
 
 
 def sender_address(message: Message) -> str:
-    return parseaddr(header(message, "From"))[1].strip().lower()
+    """The From address, lower-cased; "" unless the header holds exactly one valid address.
+    Read strictly (``email.headerregistry``): ``parseaddr`` took "ada@example.org
+    <eve@evil.org>" and "ada@example.org, eve@evil.org" for Ada (and Python 3.11.7's has
+    no ``strict``)."""
+    try:
+        written = message.get("From")
+    except _UNPARSABLE:
+        return ""
+    if not isinstance(written, AddressHeader) or len(written.addresses) != 1:
+        return ""
+    if any(isinstance(defect, InvalidHeaderDefect) for defect in written.defects):
+        return ""
+    address = written.addresses[0]
+    return address.addr_spec.lower() if address.username and address.domain else ""
 
 
 def envelope_recipients(message: Message) -> list[str]:
@@ -242,7 +264,7 @@ def _digest(message: Message) -> str:
     """A digest of what a redelivery repeats: the headers (but the MIME structure's, whose
     boundary a webhook's message draws anew on each post) and each part's content."""
     digest = hashlib.sha256()
-    for name, value in message.items():
+    for name, value in message.raw_items():  # (unparsed: no malformed header raises)
         if name.lower() not in ("content-type", "mime-version"):
             digest.update(f"{name}: {value}\n".encode("utf-8", errors="surrogatepass"))
     for part in message.walk():

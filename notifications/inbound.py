@@ -63,6 +63,9 @@ Kind = Notification.Kind
 ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To")  # (the MTA's: where this copy went)
 RECIPIENT_HEADERS = ("To", "Cc")
 EVENTS_SHOWN = 15
+LINES_SHOWN = 20  # of the player's lines, quoted back in an answer
+LINE_SHOWN = 200  # characters of each
+ERROR_SHOWN = 1000  # characters of a refusal's reason
 _LIST_PRECEDENCE = frozenset(["bulk", "junk", "list", "auto_reply"])
 _DAEMONS = frozenset(["mailer-daemon", "postmaster"])
 # Headers only robots put on mail: responders (Exchange's X-Auto-Response-Suppress and
@@ -500,6 +503,24 @@ def _resign(
     return Outcome("played", "", seat.game_id, seat.pk, tuple(lines), (), answered)
 
 
+def quoted(lines: list[str]) -> list[str]:
+    """What an answer quotes back of the player's lines (a 4.4 MB reply got a 9.6 MB answer
+    and a 5 MB verdict): the first ``LINES_SHOWN`` (all, when one more would be cut), each
+    cut at ``LINE_SHOWN`` characters, then "...and N more lines". Quoting again changes
+    nothing: a resend quotes its verdict's lines."""
+    kept = lines if len(lines) <= LINES_SHOWN + 1 else lines[:LINES_SHOWN]
+    shown = [cut(line, LINE_SHOWN) for line in kept]
+    more = len(lines) - len(kept)
+    if more:
+        shown.append(ngettext("…and %(n)s more line", "…and %(n)s more lines", more) % {"n": more})
+    return shown
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, cut at ``limit`` characters (an ellipsis says it was)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _refused(
     message: EmailMessage,
     seat: Seat,
@@ -509,7 +530,8 @@ def _refused(
     ignored: list[str] | None = None,
     spoken: talk_lines.Talk | None = None,
 ) -> Outcome:
-    ignored = ignored or []
+    lines, ignored = quoted(lines), quoted(ignored or [])
+    error = cut(error, ERROR_SHOWN)  # (it may quote a line of the reply)
     context = {"error": error, "received": lines, "ignored": ignored, **_talk(spoken)}
     verdict = {"status": "refused", "error": error, "received": lines, "ignored": ignored}
     answered = _answer(message, seat, notice, "answer_refused", context, verdict)
@@ -527,7 +549,7 @@ def _said(
     message: EmailMessage, seat: Seat, notice: Notice, spoken: talk_lines.Talk, ignored: list[str]
 ) -> Outcome:
     """A reply of messages only (no command): posted, and the player told what was."""
-    context = {"ignored": ignored, **_talk(spoken)}
+    context = {"ignored": quoted(ignored), **_talk(spoken)}
     answered = _answer(message, seat, notice, "answer_said", context, {"status": "said"})
     status = "said" if spoken.posted else "refused"
     reason = "; ".join(spoken.refused)
@@ -555,7 +577,7 @@ def _played(
         "your_turn": answer["your_turn"],
         "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],
         "replayed": result.replayed,
-        "ignored": reading.ignored,
+        "ignored": quoted(reading.ignored),
         **_talk(spoken),
         **_still_yours(seat, answer),
     }

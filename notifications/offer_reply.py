@@ -39,12 +39,16 @@ from games.services.trades import accept_trade, decline_trade, propose_trade
 from notifications import talk_lines
 from notifications.addresses import offer_address
 from notifications.inbound import (
+    ERROR_SHOWN,
+    LINE_SHOWN,
     Outcome,
     _answer,
     _talk,
     answer_key,
+    cut,
     idempotency_key,
     message_id,
+    quoted,
     sender_address,
 )
 from notifications.models import Notification
@@ -134,6 +138,7 @@ def _done(
     spoken: talk_lines.Talk | None,
 ) -> Outcome:
     """What was done, answered; the verdict keeps it, for a resend of a failed answer."""
+    line, ignored = cut(line, LINE_SHOWN), quoted(ignored)
     context = {"done": done, "ignored": ignored, **_talk(spoken)}
     verdict = {"status": "played", "done": done, "received": [line], "ignored": ignored}
     answered = _answer(message, seat, notice, "answer_offer", context, verdict)
@@ -162,7 +167,7 @@ def _refused(
 ) -> Outcome:
     """Nothing done: the answer says why and what to write, from the offer's address (a
     reply to it answers the offer; the turn's address would read it as moves)."""
-    lines = [line] if line else []
+    lines, error = ([cut(line, LINE_SHOWN)] if line else []), cut(error, ERROR_SHOWN)
     context = {"error": error, "received": lines, "ignored": [], "offer": offer_id}
     verdict = {"status": "refused", "error": error, "received": lines, "ignored": []}
     to = offer_address(seat.game_id, seat.pk, offer_id)

@@ -415,10 +415,12 @@ def read_reply(lines: list[str], engine: GameEngine) -> Reading:
     not commands is ignored (the answer lists what was). Whether a line is a command is
     the engine's parse (the quote-stripping cannot know a game's verbs). A line that is not
     a command *among* the commands stays in them, so the service refuses the whole reply
-    and says which line: a typo never silently drops a move. With no command at all, every
+    and says which line: a typo never silently drops a move ("End." is read as "End":
+    :func:`_as_meant`). With no command at all, every
     line is kept as received and ``reason`` says why the first one is not a command. The
     lines below the blank line that read as commands are ``below``: playing the ones above
     only would play half of what the player meant."""
+    lines = [_as_meant(line, engine) for line in lines]
     block: list[str] = []
     after: list[str] = []
     commands_seen = False
@@ -438,6 +440,15 @@ def read_reply(lines: list[str], engine: GameEngine) -> Reading:
     below = [line for line in after if _holds_command(line, engine)]
     ignored = block[end:] + [line for line in after if line not in below]
     return Reading(commands=block[:end], ignored=ignored, below=below)
+
+
+def _as_meant(line: str, engine: GameEngine) -> str:
+    """The line without the full stop or exclamation mark people end a sentence with, when
+    only that keeps it from being a command ("End.", "sprawl A5 from A2.")."""
+    bare = line.rstrip(" .!")
+    if bare == line or not bare or _holds_command(line, engine):
+        return line
+    return bare if _holds_command(bare, engine) else line
 
 
 def _holds_command(line: str, engine: GameEngine) -> bool:

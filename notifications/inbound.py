@@ -85,6 +85,8 @@ _AUTOMATIC_SUBJECT = re.compile(
 )
 # What the email package raises on some malformed headers ("From: ada@": IndexError).
 _UNPARSABLE = (HeaderParseError, IndexError, ValueError, TypeError, AttributeError)
+# "Re: ", "RE: [Lords #12] ", "Fwd: ", "R: ", "TR: ", "AW: " before what a subject says.
+_SUBJECT_PREFIXES = re.compile(r"^(?:\s*(?:re|fwd?|tr|r|aw)\s*:|\s*\[[^\]]*\])*\s*", re.I)
 ANSWERS_PER_HOUR = 30
 """The most answers one sender gets in an hour: more is a responder looping with us."""
 
@@ -375,7 +377,9 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
         return _said(message, seat, notice, spoken, reading.ignored)
     if not reading.commands:
         # Nothing to play: its lines are shown as received, with why none is a command.
-        return _refused(message, seat, notice, reading.ignored, _no_command(reading))
+        written = "" if reading.ignored else _in_subject(message, engine_for(seat.game))
+        error = _no_command(reading, written)
+        return _refused(message, seat, notice, reading.ignored, error)
     if reading.below:
         error = _below(reading.below)
         return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
@@ -468,9 +472,22 @@ def _why_not(lines: list[str], engine: GameEngine) -> str:
     return ""
 
 
-def _no_command(reading: Reading) -> str:
+def _in_subject(message: Message, engine: GameEngine) -> str:
+    """The Subject, when it is a command (the player wrote it there: it is not read)."""
+    subject = _SUBJECT_PREFIXES.sub("", header(message, "Subject"))
+    return subject if subject and _holds_command(subject, engine) else ""
+
+
+def _no_command(reading: Reading, subject: str = "") -> str:
     """The refusal of a reply without a command: what to write, and why its first line is
-    not one (a lone mistyped command reads as a greeting would)."""
+    not one (a lone mistyped command reads as a greeting would), or that the Subject,
+    which holds one, is not read."""
+    if subject:
+        return _(
+            "your reply holds no command: the Subject ('%(subject)s') is not read; write your "
+            "commands at the top of your reply, one per line (or separated by ';'), above the "
+            "quoted email"
+        ) % {"subject": cut(subject, LINE_SHOWN)}
     if not reading.reason:
         return _(
             "your reply holds no command: write your commands at the top of your reply, "

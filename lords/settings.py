@@ -256,8 +256,11 @@ ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
 
 # Limits of what a request may carry (docs/api.md): a larger body (files aside) is refused,
 # by the API with 413; a JSON body nested deeper is refused by the API with 400
-# (lords/api/parsers.py). Django's default size, which the inbound mail webhook also needs.
+# (lords/api/parsers.py). Django's default size.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)
+# The inbound mail webhook's own limit (notifications/webhooks.py): a 25 MB email (what the
+# large mail providers accept), its attachments in base64 in the provider's JSON.
+INBOUND_WEBHOOK_MAX_MEMORY_SIZE = env.int("INBOUND_WEBHOOK_MAX_MEMORY_SIZE", default=36_000_000)
 API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
 # A refused CSRF check answers the API's JSON error under /api/, Django's page elsewhere.
 CSRF_FAILURE_VIEW = "lords.api.errors.csrf_failure"

@@ -180,6 +180,7 @@ def render_personal(
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-replied" if in_reply_to else "auto-generated",
+            "X-Auto-Response-Suppress": "All",  # (Exchange's responders read this one)
         },
     )
     message.attach_alternative(html, "text/html")

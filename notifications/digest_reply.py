@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from email.message import EmailMessage, Message
+from email.message import EmailMessage
 from typing import Any
 
 from django.conf import settings
@@ -31,7 +31,6 @@ from games.models import Seat
 from games.services.errors import ServiceError
 from games.services.moves import submit_command
 from notifications import leases, services
-from notifications.addresses import parse_digest_address
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines
 
@@ -41,15 +40,6 @@ Kind = Notification.Kind
 GAME_LINE = re.compile(r"#\s*(\d{1,18})\s*[:.,-]?\s+(\S.*)")
 MAX_GAMES = 20
 """Games one reply may play in (more is refused whole: nobody has that many at once)."""
-
-
-def addressed_user(message: Message, recipients: list[str]) -> int | None:
-    """The user id of the first signed digest address among the recipients."""
-    for address in recipients:
-        found = parse_digest_address(address)
-        if found is not None:
-            return found
-    return None
 
 
 @dataclass

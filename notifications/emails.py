@@ -90,8 +90,10 @@ def render_email(
             "References": root,
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            # RFC 3834: automatic mail; vacation responders should not answer it.
+            # RFC 3834: automatic mail; vacation responders should not answer it (Exchange's
+            # read the second header).
             "Auto-Submitted": "auto-generated",
+            "X-Auto-Response-Suppress": "All",
         },
     )
     message.attach_alternative(html, "text/html")

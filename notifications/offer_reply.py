@@ -5,15 +5,16 @@ words answers it:
 - ``accept`` (``accepter``, ``accetta``, ``accetto``, ``yes``, ``oui``, ``sì``, ``ok`` ...):
   accept it;
 - ``decline`` (``refuser``, ``refuse``, ``rifiuta``, ``rifiuto``, ``no``, ``non``): decline it;
-- a trade in the notation: a counter-offer, proposed by the player (the original is declined
-  once the counter-offer is accepted by the engine).
+- a trade in the notation: a counter-offer, proposed by the player while the offer is open,
+  in the transaction that declines the offer (both or neither).
 
 People write "Oui, volontiers" or "No grazie": the line's first word answers, whatever
 follows it. A line that is none of these is refused with what to write; the refusal comes
 from the offer's address, so that replying to it answers the offer again.
 
 Table talk lines (``say: ...``) are posted as in any reply. The answer says what was done or
-why not, once per Message-ID, like the answers of ``notifications.inbound``.
+why not, once per Message-ID, like the answers of ``notifications.inbound``; a redelivered
+reply whose answer failed gets the answer of its first verdict, never a second judgment.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ import logging
 import re
 import unicodedata
 from email.message import EmailMessage
+from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -34,15 +37,18 @@ from games.services.errors import ServiceError
 from games.services.lookups import engine_for
 from games.services.trades import accept_trade, decline_trade, propose_trade
 from notifications import talk_lines
-from notifications.addresses import offer_address, parse_offer_address
+from notifications.addresses import offer_address
 from notifications.inbound import (
+    ERROR_SHOWN,
+    LINE_SHOWN,
     Outcome,
     _answer,
     _talk,
     answer_key,
+    cut,
     idempotency_key,
     message_id,
-    recipients,
+    quoted,
     sender_address,
 )
 from notifications.models import Notification
@@ -67,14 +73,6 @@ APOSTROPHE = "\N{RIGHT SINGLE QUOTATION MARK}"  # (as phones type "d'accord")
 _WORDS = re.compile(r"[\w']+")
 
 
-def addressed_offer(message: EmailMessage) -> tuple[int, int, int] | None:
-    for address in recipients(message):
-        found = parse_offer_address(address)
-        if found is not None:
-            return found
-    return None
-
-
 def _answer_in(line: str) -> str | None:
     """ "accept" or "decline" when the line says only that, in any of the three languages,
     with courtesies and punctuation ("Sì, accetto", "Non merci", "D'accord !"); None for
@@ -89,7 +87,9 @@ def _answer_in(line: str) -> str | None:
     return None
 
 
-def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> Outcome:
+def handle(
+    message: EmailMessage, game_id: int, seat_id: int, offer_id: int, *, address: str
+) -> Outcome:
     """Answer the offer as the seat's player (the sender must be them: else nothing is
     done and nothing answered, as for any reply)."""
     seat = Seat.objects.select_related("user", "game").filter(pk=seat_id, game_id=game_id).first()
@@ -98,17 +98,22 @@ def handle(message: EmailMessage, game_id: int, seat_id: int, offer_id: int) -> 
         log.warning("offer reply %s ignored: sender %s", message_id(message), sender)
         return Outcome("ignored", "sender is not the seat's player", game_id, seat_id)
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
-        return _handle(message, seat, offer_id)
+        return _handle(message, seat, offer_id, address)
 
 
-def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
+def _handle(message: EmailMessage, seat: Seat, offer_id: int, address: str) -> Outcome:
     key = idempotency_key(message)
-    notice = Notice(seat, Notification.Kind.ANSWER, answer_key(key))
+    notice = Notice(seat, Notification.Kind.ANSWER, answer_key(key, address))
     prior = Notification.objects.filter(
         user=seat.user, game_id=seat.game_id, kind=notice.kind, key=notice.key
     ).first()
     if prior is not None and prior.status != Notification.Status.FAILED:
         return Outcome("duplicate", "already answered", seat.game_id, seat.pk)
+    if prior is not None and prior.verdict:
+        # The first verdict stands: the answer failed, not the judgment (a counter-offer
+        # judged again would be proposed twice, or refused for the offer it declined).
+        log.info("offer reply %s: resending its first answer", key)
+        return _resend(message, seat, notice, offer_id, prior.verdict)
     said, lines = talk_lines.split(own_lines(body_text(message)))
     spoken = talk_lines.post(seat, said, key)
     words = [line for line in lines if line.strip()]
@@ -120,9 +125,35 @@ def _handle(message: EmailMessage, seat: Seat, offer_id: int) -> Outcome:
         done = _answer_offer(seat, offer, first)
     except ServiceError as exc:
         return _refused(message, seat, notice, offer_id, first, exc.message, spoken)
-    context = {"done": done, "ignored": words[1:], **_talk(spoken)}
-    answered = _answer(message, seat, notice, "answer_offer", context, {"status": "played"})
-    return Outcome("played", done, seat.game_id, seat.pk, (first,), (), answered)
+    return _done(message, seat, notice, first, done, words[1:], spoken)
+
+
+def _done(
+    message: EmailMessage,
+    seat: Seat,
+    notice: Notice,
+    line: str,
+    done: str,
+    ignored: list[str],
+    spoken: talk_lines.Talk | None,
+) -> Outcome:
+    """What was done, answered; the verdict keeps it, for a resend of a failed answer."""
+    line, ignored = cut(line, LINE_SHOWN), quoted(ignored)
+    context = {"done": done, "ignored": ignored, **_talk(spoken)}
+    verdict = {"status": "played", "done": done, "received": [line], "ignored": ignored}
+    answered = _answer(message, seat, notice, "answer_offer", context, verdict)
+    return Outcome("played", done, seat.game_id, seat.pk, (line,), (), answered)
+
+
+def _resend(
+    message: EmailMessage, seat: Seat, notice: Notice, offer_id: int, verdict: dict[str, Any]
+) -> Outcome:
+    """The answer of the first verdict, sent again (its table talk was posted then)."""
+    line = next(iter(verdict.get("received", [])), "")
+    if verdict.get("status") == "refused":
+        return _refused(message, seat, notice, offer_id, line, verdict["error"], None)
+    done, ignored = verdict.get("done", ""), list(verdict.get("ignored", []))
+    return _done(message, seat, notice, line, done, ignored, None)
 
 
 def _refused(
@@ -132,11 +163,11 @@ def _refused(
     offer_id: int,
     line: str,
     error: str,
-    spoken: talk_lines.Talk,
+    spoken: talk_lines.Talk | None,
 ) -> Outcome:
     """Nothing done: the answer says why and what to write, from the offer's address (a
     reply to it answers the offer; the turn's address would read it as moves)."""
-    lines = [line] if line else []
+    lines, error = ([cut(line, LINE_SHOWN)] if line else []), cut(error, ERROR_SHOWN)
     context = {"error": error, "received": lines, "ignored": [], "offer": offer_id}
     verdict = {"status": "refused", "error": error, "received": lines, "ignored": []}
     to = offer_address(seat.game_id, seat.pk, offer_id)
@@ -180,8 +211,11 @@ def _answer_offer(seat: Seat, offer: TradeOffer, line: str) -> str:
             )
             % {"line": line, "id": offer.pk, "trade": offer.text}
         )
-    counter = propose_trade(game=seat.game_id, user=seat.user, text=line, source="email")
-    decline_trade(offer=offer, user=seat.user)
+    # One change or none: the offer is declined first (refused if it is no longer open),
+    # and the decline is undone if the counter-offer is refused.
+    with transaction.atomic():
+        decline_trade(offer=offer, user=seat.user)
+        counter = propose_trade(game=seat.game_id, user=seat.user, text=line, source="email")
     return _(
         "You declined trade offer #%(id)s and proposed trade offer #%(counter)s instead: %(trade)s"
     ) % {"id": offer.pk, "counter": counter.pk, "trade": counter.text}

@@ -114,33 +114,55 @@ _SKIPPED = frozenset(["blockquote", "head", "script", "style", "title"])
 
 
 class _TextOfHtml(HTMLParser):
-    """Text of an HTML body: block elements become line breaks; quoted (``blockquote``),
-    style and script contents are dropped."""
+    """Text of an HTML body: a block element's start and end end the line (once: adjacent
+    blocks are adjacent lines, ``<div>build C3 albion</div><div>end</div>``), a ``<br>``
+    always (``<div><br></div>`` is a blank line); quoted (``blockquote``), style and script
+    contents are dropped."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skipping = 0
 
+    def _end_line(self, tag: str) -> None:
+        if tag == "br" or not self._at_line_start():
+            self.parts.append("\n")
+
+    def _at_line_start(self) -> bool:
+        for part in reversed(self.parts):
+            if part.strip(" \t"):
+                return part.rstrip(" \t").endswith("\n")
+        return True
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIPPED:
             self.skipping += 1
         elif tag in _BLOCKS:
-            self.parts.append("\n")
+            self._end_line(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BLOCKS:
-            self.parts.append("\n")
+            self._end_line(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
             self.skipping = max(0, self.skipping - 1)
-        elif tag in _BLOCKS:
-            self.parts.append("\n")
+        elif tag in _BLOCKS and tag != "br":  # (``</br>``: a mistake, no second break)
+            self._end_line(tag)
 
     def handle_data(self, data: str) -> None:
         if not self.skipping:
             self.parts.append(" ".join(data.split()) if "\n" in data else data)
+
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
+        """A ``<![...]>`` section, or, when it is not one (``<![ 12 ]>``, ``<![foo[``),
+        nothing up to its ``>``: before Python 3.13 the parser raises AssertionError there,
+        and a mail client shows the rest of the message all the same."""
+        try:
+            return super().parse_marked_section(i, report)
+        except AssertionError:
+            end = self.rawdata.find(">", i)
+            return -1 if end < 0 else end + 1  # (-1: unfinished, read as text at the end)
 
 
 def html_to_text(html: str) -> str:
@@ -151,8 +173,9 @@ def html_to_text(html: str) -> str:
 
 
 def _decoded(part: Message) -> str:
-    """A text part's content in its declared charset (an unknown charset: UTF-8, with
-    replacement characters rather than an error)."""
+    """A text part's content in its declared charset (an unknown charset, or one whose
+    codec cannot decode, like ``idna`` or ``undefined``: UTF-8, with replacement
+    characters rather than an error)."""
     try:
         content = part.get_content() if isinstance(part, EmailMessage) else None
     except (LookupError, UnicodeError):
@@ -165,14 +188,55 @@ def _decoded(part: Message) -> str:
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset, errors="replace")
-    except LookupError:
+    except (LookupError, UnicodeError):
         return payload.decode("utf-8", errors="replace")
+
+
+_SIGNATURE_SEPARATOR = "-- "
+
+
+def unflowed(text: str, *, delsp: bool) -> str:
+    """RFC 3676's format=flowed text as its writer typed it (Thunderbird and Apple Mail
+    wrap at 72 characters): a line ending in a space goes on in the next line of the same
+    quote depth, without that space when ``delsp`` (``DelSp=yes``: the client added it);
+    the space a client stuffs before a line's start is removed; "-- " is not flowed. The
+    quoted lines keep their ">"s, one space after them."""
+    lines: list[str] = []
+    flowing, depth_before = False, -1
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:].removeprefix(" ")
+        flowed = content.endswith(" ") and content != _SIGNATURE_SEPARATOR
+        if flowed and delsp:
+            content = content[:-1]
+        if flowing and depth == depth_before:
+            lines[-1] += content
+        else:
+            lines.append(">" * depth + " " + content if depth else content)
+        flowing, depth_before = flowed, depth
+    return "\n".join(lines)
+
+
+def _param(part: Message, name: str) -> str:
+    """A Content-Type parameter of the part, lower-cased ("" without it)."""
+    value = part.get_param(name)
+    return value.lower() if isinstance(value, str) else ""
+
+
+def _plain_text(part: Message) -> str:
+    """A text/plain part's text, its flowed lines unwrapped (``format=flowed``)."""
+    text = _decoded(part)
+    if _param(part, "format") != "flowed":
+        return text
+    return unflowed(text, delsp=_param(part, "delsp") == "yes")
 
 
 # What no reply's text holds and no database column takes: the C0 controls but tab and the
 # line ends (NUL above all: PostgreSQL refuses it in text and jsonb), DEL, lone surrogates
-# (undecodable bytes the email package keeps as surrogate escapes).
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# (undecodable bytes the email package keeps as surrogate escapes); and the invisible
+# characters an editor leaves: a byte-order mark (U+FEFF) at the start of a body, the
+# zero-width space, non-joiner and joiner (U+200B-U+200D) after a pasted command.
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufeff\u200b-\u200d]")
 
 
 def printable(text: str) -> str:
@@ -182,12 +246,12 @@ def printable(text: str) -> str:
 
 
 def body_text(message: EmailMessage) -> str:
-    """The message's text/plain body, else (none, or only blanks) its text/html body as
-    text; "" without either. A webhook's message carries an empty text part when the reply
-    had none, a mail server's does not: both read the HTML then, so one reply gets one
-    verdict whichever door it came by."""
+    """The message's text/plain body (its flowed lines unwrapped), else (none, or only
+    blanks) its text/html body as text; "" without either. A webhook's message carries an
+    empty text part when the reply had none, a mail server's does not: both read the HTML
+    then, so one reply gets one verdict whichever door it came by."""
     plain = message.get_body(preferencelist=("plain",))
-    text = printable(_decoded(plain)) if plain is not None else ""
+    text = printable(_plain_text(plain)) if plain is not None else ""
     if text.strip():
         return text
     html = message.get_body(preferencelist=("html",))

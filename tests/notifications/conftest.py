@@ -132,6 +132,20 @@ def commands_offered(message: EmailMessage) -> list[str]:
     return offered
 
 
+@pytest.fixture
+def turn(make_game: Any, ada: Any, bob: Any, smtp: Inbox, settings: Any) -> Any:
+    """A started Vegas game (Ada and Bob, the webhook's secret set), the turn email its
+    first player got, and a command it offers."""
+    from notifications.services import notify_game
+    from tests.notifications.test_inbound_doors import SECRET
+
+    settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET}
+    game = make_game(ada, bob)
+    notify_game(game_id=game.pk)
+    [message] = smtp.wait_for(1)
+    return game, message, commands_offered(message)[0]
+
+
 def reply_to(
     original: EmailMessage,
     body: str,

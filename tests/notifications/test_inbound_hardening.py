@@ -15,21 +15,10 @@ import pytest
 
 from games.models import Move
 from notifications.models import Notification
-from notifications.services import notify_game
-from tests.notifications.conftest import commands_offered, deliver, reply_to, text_part
+from tests.notifications.conftest import deliver, reply_to, text_part
 from tests.notifications.test_inbound_doors import SECRET, URL, _auth, postmark_payload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def turn(make_game: Any, ada: Any, bob: Any, smtp: Any, settings: Any) -> Any:
-    """A started game, the turn email its first player got, and a command it offers."""
-    settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET}
-    game = make_game(ada, bob)
-    notify_game(game_id=game.pk)
-    [message] = smtp.wait_for(1)
-    return game, message, commands_offered(message)[0]
 
 
 def _pipe(client: Any, raw: bytes) -> str:

@@ -98,7 +98,7 @@ def test_a_three_party_trade_proposed_countered_and_accepted(make_game, ada, bob
     mail = _news(smtp, 4)  # Ada and Cy: the counter-offer; the first one declined
     answer = [m for m in smtp.messages if "Your answer to the trade offer" in m["Subject"]]
     assert f"proposed trade offer #{counter.pk} instead" in text_part(answer[0])
-    to_cy = next(m for m in mail if m["To"] == cy.email and f"#{counter.pk}" in m["Subject"])
+    to_cy = next(m for m in mail if m["To"] == cy.email and f"offer #{counter.pk} " in m["Subject"])
     assert "declined trade offer" in text_part(_to([m for m in mail if m is not to_cy], cy))
 
     # Cy accepts by email (in French), then Ada on the web: the trade is made.

@@ -1,0 +1,42 @@
+"""The sender is read strictly (QA, M4): a From that holds several addresses, or one that
+only looks like the player's, is not the player's. Such a message is dropped without an
+answer, as for a stranger, and nothing is played; a From the email package cannot parse
+does not crash the door."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Move
+from notifications.models import Notification
+from tests.notifications.conftest import deliver, reply_to
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        "{player} <eve@evil.org>",
+        "{player}, eve@evil.org",
+        "Ada <{player}>, Eve <eve@evil.org>",
+        "{player}@",
+        "nobody@",
+        "<>",
+    ],
+)
+def test_a_from_that_is_not_one_valid_address_is_not_the_player(
+    turn: Any, smtp: Any, sender: str
+) -> None:
+    game, message, command = turn
+    raw = reply_to(message, command)
+    written = f"From: Ada Player <{message['To']}>".encode()
+    assert written in raw
+    raw = raw.replace(written, f"From: {sender.format(player=message['To'])}".encode())
+    printed = deliver(raw)
+    assert printed.startswith("ignored"), printed
+    assert not Move.objects.filter(game=game, source="email").exists()
+    assert not Notification.objects.filter(kind=Notification.Kind.ANSWER).exists()
+    assert len(smtp.wait_for(2, timeout=0.3)) == 1  # the turn email only

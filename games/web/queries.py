@@ -150,7 +150,9 @@ def live_tag(game: Game, user: Any) -> dict[str, Any]:
     answers = list(offers.values_list("pk", "status", "accepted_by"))
     seats = list(game.seats.order_by("order").values_list("user_id", "resigned", "to_act", "id"))
     mine = any(u == user.pk and not resigned and acts for u, resigned, acts, _ in seats)
-    seat = next((Seat(pk=pk, game_id=game.pk) for u, *_, pk in seats if u == user.pk), None)
+    seat = next(
+        (Seat(pk=pk, game_id=game.pk, user_id=u) for u, *_, pk in seats if u == user.pk), None
+    )
     said = talk.newest_seen(seat) if seat is not None and user.pk is not None else None
     digest = hashlib.sha256(repr((answers, seats, said)).encode()).hexdigest()[:16]
     tag = f"{game.version}-{game.status}-{digest}"

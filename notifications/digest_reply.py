@@ -155,8 +155,10 @@ def _claim(
 
 
 def _send(note: Notification) -> None:
-    from notifications.inbound import AnswerNotSent
+    from notifications.inbound import AnswerNotSent, quieted
 
+    if quieted(note):
+        return
     if not services.send_stored(note):
         note.refresh_from_db()
         raise AnswerNotSent(note.error)

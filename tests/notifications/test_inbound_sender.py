@@ -40,3 +40,21 @@ def test_a_from_that_is_not_one_valid_address_is_not_the_player(
     assert not Move.objects.filter(game=game, source="email").exists()
     assert not Notification.objects.filter(kind=Notification.Kind.ANSWER).exists()
     assert len(smtp.wait_for(2, timeout=0.3)) == 1  # the turn email only
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        '"=?UTF-8?Q?J=C3=A9r=C3=B4me?=" <{player}>',  # an accented name, loosely encoded
+        '"Ada, L." <{player}>',
+    ],
+)
+def test_a_from_with_an_odd_but_sure_name_is_the_player(turn: Any, smtp: Any, sender: str) -> None:
+    """Some clients write an accented name as encoded words inside quotes: the email
+    package flags it, and the door took the player for a stranger (found by review)."""
+    game, message, command = turn
+    raw = reply_to(message, command)
+    written = f"From: Ada Player <{message['To']}>".encode()
+    raw = raw.replace(written, f"From: {sender.format(player=message['To'])}".encode())
+    assert deliver(raw).startswith("played")
+    assert Move.objects.filter(game=game, source="email").exists()

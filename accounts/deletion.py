@@ -135,7 +135,9 @@ def _forget_invitations(user: User) -> None:
         theirs = model.objects.filter(to_verified("email", user))
         theirs.filter(accepted_at__isnull=True).delete()
         theirs.update(email=former_email(user.pk))
-    # (An invitation by name keeps no address, and the name is the former player's now.)
+    # An invitation by name keeps no address: the pending ones go too (found by review),
+    # the answered ones keep the former player's name.
+    Invitation.objects.filter(invitee=user, accepted_at__isnull=True).delete()
     Invitation.objects.filter(invitee=user).exclude(email="").update(email=former_email(user.pk))
     JoinRequest.objects.filter(user=user).delete()
 

@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games import selectors, services
-from games.models import Game, PlayerNote, Seat
+from games.models import Game, Invitation, PlayerNote, Seat
 from games.services import talk
 from leagues import manage
 from leagues import services as leagues
@@ -320,6 +320,8 @@ def test_her_notes_go_her_table_talk_stays_under_former_player(
     closed = leagues.create_league(creator=bob, name="By Approval", game_type="vegas", open=False)
     manage.ask_to_join(league=closed, user=zed)
     manage.invite(league=closed, by=bob, email=EMAIL)
+    waiting = make_game(bob, cy, seats=3, start=False)
+    by_name = services.invite_player(game=waiting, by=bob, who=zed.name)
 
     delete_account(user=zed)
 
@@ -332,6 +334,8 @@ def test_her_notes_go_her_table_talk_stays_under_former_player(
     assert not JoinRequest.objects.filter(user=zed).exists()
     assert not LeagueInvitation.objects.filter(email__iexact=EMAIL).exists()
     assert not LeagueMail.objects.filter(to__iexact=EMAIL).exists()
+    # An invitation by name (it keeps no address) goes too (found by review).
+    assert not Invitation.objects.filter(pk=by_name.pk).exists()
 
 
 def test_the_goodbye_page_is_in_the_players_language(make_user: Callable[..., User]) -> None:

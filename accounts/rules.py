@@ -10,6 +10,8 @@ from zoneinfo import available_timezones
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db.models import Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -117,7 +119,13 @@ def check_display_name(value: str, *, user: Any = None) -> str:
             % {"max": MAX_NAME_LENGTH, "length": len(name)},
             code="too_long",
         )
-    others = get_user_model().objects.filter(display_name__iexact=name)
+    # (compared as the database's constraint compares them, ``lower()``: ``iexact`` is
+    # ``UPPER()``, which a few letters, the Kelvin sign, tell apart from it; found by review)
+    others = (
+        get_user_model()
+        .objects.annotate(folded=Lower("display_name"))
+        .filter(folded=Lower(Value(name)))
+    )
     if user is not None and user.pk is not None:
         others = others.exclude(pk=user.pk)
     if others.exists():

@@ -14,8 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 
 class ChatMessage(models.Model):
@@ -88,11 +90,16 @@ class ChatMessage(models.Model):
 
 def _as_held(seat: Any, user_id: int | None, user: Callable[[], Any]) -> Any:
     """``seat`` as held by the person ``user_id`` (the seat itself while it still is; the
-    person read only when it is not)."""
-    if user_id is None or seat.user_id == user_id:
+    person read only when it is not). Nobody recorded (talk from before the people were
+    kept, whose replacement did not say whom it replaced): "an earlier player", never the
+    seat's player of now."""
+    if seat.user_id == user_id:
         return seat
     held = copy.copy(seat)
-    held.user = user()
+    if user_id is None:
+        held.user = get_user_model()(display_name=gettext("an earlier player"))
+    else:
+        held.user = user()
     return held
 
 

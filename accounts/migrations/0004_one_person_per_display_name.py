@@ -2,20 +2,30 @@
 
 import django.db.models.functions.text
 from django.db import migrations, models
+from django.db.models.functions import Lower
 
 
 def one_person_per_name(apps, schema_editor):
     """Names two people had: the first account keeps it, each later one gets its number
-    after it (a person can choose another on their profile)."""
+    after it, or a further number while that is taken too (a person can choose another on
+    their profile). Names are compared as the constraint compares them: the database's
+    ``lower()``."""
     User = apps.get_model("accounts", "User")
+    named = User.objects.exclude(display_name="").annotate(folded=Lower("display_name"))
+    rows = list(named.order_by("pk").values_list("pk", "display_name", "folded"))
+    taken = {folded for _, _, folded in rows}
     seen: set[str] = set()
-    for user in User.objects.exclude(display_name="").order_by("pk"):
-        key = user.display_name.casefold()
-        if key in seen:
-            suffix = f" {user.pk}"
-            user.display_name = user.display_name[: 40 - len(suffix)] + suffix
-            user.save(update_fields=["display_name"])
-        seen.add(user.display_name.casefold())
+    for pk, name, folded in rows:
+        if folded not in seen:
+            seen.add(folded)
+            continue
+        n, renamed = pk, name
+        while renamed.lower() in taken or renamed.lower() in seen:
+            suffix = f" {n}"
+            renamed, n = name[: 40 - len(suffix)] + suffix, n + 1
+        User.objects.filter(pk=pk).update(display_name=renamed)
+        seen.add(renamed.lower())
+        taken.add(renamed.lower())
 
 
 class Migration(migrations.Migration):

@@ -256,7 +256,9 @@ def note_of(*, game: Game | int, user: Any) -> str:
 
 def note_in(seat: Seat) -> str:
     """:func:`note_of` for a caller that has read the player's seat already."""
-    found = PlayerNote.objects.filter(seat=seat, user=seat.user)  # (the player's: see there)
+    if seat.user_id is None:  # (a bot's seat keeps no notes)
+        return ""
+    found = PlayerNote.objects.filter(seat=seat, user_id=seat.user_id)  # (the person's own)
     return found.values_list("text", flat=True).first() or ""
 
 

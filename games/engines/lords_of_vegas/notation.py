@@ -80,7 +80,7 @@ _VERB_LISTS: dict[str | None, Text] = {
 """The verbs an unknown command's refusal lists: the edition's only when the game is
 known (else every edition's), each in the reader's words where the books have them
 (``construire, étendre...``, ``costruisci, espandi...``: the translations must name words
-:data:`VERBS` accepts, in this order; tests/engines/test_lords_notation.py holds them to
+:data:`VERBS` accepts, in this order; tests/test_translations.py holds them to
 it)."""
 
 

@@ -305,6 +305,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # No "validator" badge: it is an image from a third party (the CSP would block it).
     "SWAGGER_UI_SETTINGS": {"validatorUrl": None},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",  # (the default)
+        "lords.api.schema.common_answers",
+    ],
 }
 
 # Production hardening: on unless DEBUG (``manage.py check --deploy`` has no warnings).

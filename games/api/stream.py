@@ -31,6 +31,7 @@ from games.events import events_after, newest_id
 from games.models import PlayerEvent
 from lords.api.base import AUTHENTICATION
 from lords.api.renderers import JSONRenderer
+from lords.api.schema import errors
 
 POLL_SECONDS = 1.0
 KEEPALIVE_SECONDS = 15.0
@@ -116,7 +117,7 @@ class EventStreamView(APIView):
         parameters=[
             OpenApiParameter(
                 "last_event_id",
-                int,
+                {"type": "integer", "minimum": 0},
                 description="Instead of the Last-Event-ID header: the id of the last event "
                 "read (0: from the first kept). Without either: only new events.",
             ),
@@ -126,7 +127,10 @@ class EventStreamView(APIView):
                 description="End the stream after this long (at most the server's 25 s).",
             ),
         ],
-        responses={200: OpenApiResponse(OpenApiTypes.STR, description="text/event-stream")},
+        responses={
+            200: OpenApiResponse(OpenApiTypes.STR, description="text/event-stream"),
+            **errors(400),  # (a Last-Event-ID, last_event_id or seconds that is not one)
+        },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         last, seconds = _last_id(request), _seconds(request)

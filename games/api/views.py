@@ -53,6 +53,7 @@ from games.services import tools
 from lords.api.base import ApiViewSet, valid
 from lords.api.parsers import json_body
 from lords.api.schema import (
+    ACTION_ERRORS,
     IDEMPOTENCY_KEY,
     IF_MATCH,
     IF_NONE_MATCH,
@@ -287,8 +288,11 @@ class GameViewSet(ApiViewSet):
             "based on an old position is refused (409, with current_version) rather than "
             "applied. Answers 201 with the new version and the moves written (yours, then any "
             "bot moves that followed); a repeated Idempotency-Key answers 200 with the same "
-            "body and the header Idempotent-Replayed: true."
+            "body and the header Idempotent-Replayed: true; the same key with another "
+            "request answers 422. A command that rolls dice or turns a card must come last "
+            "(400 chance_not_last)."
         ),
+        fails=(*ACTION_ERRORS, 422),
         parameters=[IDEMPOTENCY_KEY, IF_MATCH],
         request=CommandSerializer,
         examples=[

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from games.events import new_webhook_secret
 from games.models import PlayerEvent, Webhook
 from lords.api.base import AUTHENTICATION
+from lords.api.schema import errors
 from lords.api.strict import checked
 
 MAX_HOOKS = 5
@@ -49,7 +50,10 @@ def _shown(hook: Webhook, **extra: Any) -> dict[str, Any]:
 class WebhookListView(APIView):
     authentication_classes = AUTHENTICATION
 
-    @extend_schema(operation_id="webhooks_list", responses={200: WebhookSerializer(many=True)})
+    @extend_schema(
+        operation_id="webhooks_list",
+        responses={200: WebhookSerializer(many=True), **errors(401)},
+    )
     def get(self, request: Request) -> Response:
         user: Any = request.user
         hooks = Webhook.objects.filter(user=user).order_by("id")
@@ -58,7 +62,7 @@ class WebhookListView(APIView):
     @extend_schema(
         operation_id="webhooks_create",
         request=WebhookInSerializer,
-        responses={201: WebhookCreatedSerializer},
+        responses={201: WebhookCreatedSerializer, **errors(400, 401)},
     )
     def post(self, request: Request) -> Response:
         given = WebhookInSerializer(data=request.data)
@@ -83,7 +87,7 @@ class WebhookListView(APIView):
 class WebhookDetailView(APIView):
     authentication_classes = AUTHENTICATION
 
-    @extend_schema(operation_id="webhooks_delete", responses={204: None})
+    @extend_schema(operation_id="webhooks_delete", responses={204: None, **errors(401, 404)})
     def delete(self, request: Request, hook_id: int) -> Response:
         user: Any = request.user
         deleted, _ = Webhook.objects.filter(user=user, pk=hook_id).delete()

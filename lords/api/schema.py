@@ -30,6 +30,9 @@ _DESCRIPTIONS = {
     403: "Authenticated, but not allowed (not seated in this game, not yours...).",
     404: "No such game, offer, token or endpoint.",
     409: "Conflict with the game's state: not your turn, stale version, not started/finished.",
+    413: "The body is larger than the server takes (2.5 MB).",
+    415: "The body is not JSON (Content-Type: application/json).",
+    422: "An Idempotency-Key sent again with another request (nothing was applied).",
     429: "Throttled: see Retry-After.",
 }
 
@@ -110,3 +113,31 @@ IF_MATCH = OpenApiParameter(
     description='The version you played against, e.g. "12", or the game view\'s ETag '
     '("12.3f…", which starts with it); the same as expected_version in the body.',
 )
+
+
+_EVERY_ANSWER = (401, 429)
+"""What any authenticated endpoint may answer: no or bad credentials, throttled."""
+_BODY_ANSWERS = (400, 413, 415)
+"""What an endpoint that reads a body may answer: bad input, too large, not JSON."""
+_ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+
+
+def common_answers(result: dict[str, Any], **_: Any) -> dict[str, Any]:
+    """A postprocessing hook (``SPECTACULAR_SETTINGS``): every operation of the API lists
+    the errors every request may get (credentials, throttles; a body's size, type and
+    content), in the one error shape, besides what its own declaration says (found by
+    fuzzing: a client generated from the schema did not know them)."""
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/v1/"):
+            continue
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            codes = list(_EVERY_ANSWER) if operation.get("security") else [429]
+            if "requestBody" in operation:
+                codes += _BODY_ANSWERS
+            for code in codes:
+                operation["responses"].setdefault(
+                    str(code), {"description": _DESCRIPTIONS[code], "content": _ERROR}
+                )
+    return result

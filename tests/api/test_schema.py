@@ -69,3 +69,29 @@ def test_the_docs_page_renders(anonymous: APIClient) -> None:
     assert script.status_code == 200
     assert "javascript" in script["Content-Type"]
     assert "/api/schema/" in script.content.decode()
+
+
+def test_every_operation_lists_the_errors_it_may_answer(anonymous: APIClient) -> None:
+    """Found by fuzzing the schema: webhooks listed only their successes, the event stream
+    no 400, a move no 422, and no operation the 413/415/429 every request may get."""
+    schema = _schema(anonymous)
+    operations = {
+        op["operationId"]: op
+        for path, ops in schema["paths"].items()
+        if path.startswith("/api/v1/")
+        for op in ops.values()
+    }
+    for name, op in operations.items():
+        answers = set(op["responses"])
+        assert "429" in answers, name
+        if op.get("security"):
+            assert "401" in answers, name
+        if "requestBody" in op:
+            assert {"400", "413", "415"} <= answers, name
+    assert "422" in operations["moves_create"]["responses"]
+    assert {"401", "404"} <= set(operations["webhooks_delete"]["responses"])
+    assert "400" in operations["webhooks_create"]["responses"]
+    stream = operations["events_stream"]
+    assert "400" in stream["responses"]
+    (last,) = [p for p in stream["parameters"] if p["name"] == "last_event_id"]
+    assert last["schema"]["minimum"] == 0

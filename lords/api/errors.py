@@ -231,11 +231,24 @@ def _in_api(request: HttpRequest) -> bool:
 
 @csrf_exempt  # it changes nothing: a POST to no address is a 404, not a CSRF failure
 def not_found_view(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """Unknown addresses under ``/api/``: the same 404 shape as a missing object."""
+    """Unknown addresses under ``/api/``: the same 404 shape as a missing object, in the
+    caller's language (no view ran to read their token: found by fuzzing)."""
+    _speak_to_the_token(request)
     message = _("There is no API endpoint at %(path)s.") % {"path": request.path}
     if not request.path.endswith("/"):
         message += " " + _("Addresses of the API end with a slash.")
     return _json_error("not_found", message, status.HTTP_404_NOT_FOUND)
+
+
+def _speak_to_the_token(request: HttpRequest) -> None:
+    """Answer a script in its player's saved language, as the views do
+    (``lords.api.auth.speak_to``): its token says who it is; a bad one says nothing."""
+    from lords.api.auth import TokenAuthentication  # (it imports the views' parts)
+
+    try:
+        TokenAuthentication().authenticate(request)
+    except exceptions.APIException:
+        pass
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -273,3 +273,12 @@ def test_a_bad_request_is_refused_in_the_language_asked_for_and_changes_nothing(
     assert AuthToken.objects.filter(user=alice.user).count() == tokens
     assert Webhook.objects.filter(user=alice.user).count() == 5  # the five made to fill up
     assert User.objects.get(pk=alice.user.pk).time_zone == zone
+
+
+def test_an_unknown_address_is_said_in_the_tokens_players_language(alice: Player) -> None:
+    """Found by fuzzing: the 404 of an unknown address was English for a French player's
+    script (no view ran to read the token)."""
+    alice.user.language = "fr"
+    alice.user.save(update_fields=["language"])
+    error = assert_error(alice.get("/nowhere/"), 404, "not_found")
+    assert error["message"].startswith("L'API n'a pas d'adresse /api/v1/nowhere/"), error

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -245,10 +246,8 @@ def _speak_to_the_token(request: HttpRequest) -> None:
     (``lords.api.auth.speak_to``): its token says who it is; a bad one says nothing."""
     from lords.api.auth import TokenAuthentication  # (it imports the views' parts)
 
-    try:
+    with suppress(exceptions.APIException):
         TokenAuthentication().authenticate(request)
-    except exceptions.APIException:
-        pass
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

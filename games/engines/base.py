@@ -25,12 +25,12 @@ Conventions shared by every engine:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from games.engines.rng import Rng
-from games.engines.text import Text
+from games.engines.text import Join, Text, ngettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -51,6 +51,23 @@ class IllegalCommand(ValueError):
 
 class MalformedCommand(IllegalCommand):
     """Text or JSON that is not a command at all (unknown verb, missing argument...)."""
+
+
+def refuse_other_fields(data: Mapping[str, Any], taken: Collection[str]) -> None:
+    """A command's JSON with a field its kind does not take is refused, naming them: a
+    typo (``"mooving"``) ignored would play the rest as if it were meant (found by
+    fuzzing). Every engine's ``command_from_json`` says it the same way."""
+    extra = sorted(map(str, set(data) - set(taken)))
+    if extra:
+        raise MalformedCommand(
+            ngettext(
+                "%(data)s: unexpected field %(fields)s",
+                "%(data)s: unexpected fields %(fields)s",
+                len(extra),
+                data=repr(dict(data)),
+                fields=Join([repr(name) for name in extra]),
+            )
+        )
 
 
 class InvalidOptions(ValueError):

@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from games.engines.base import JSON, MalformedCommand
-from games.engines.text import Join, Text, _, ngettext
+from games.engines.base import JSON, MalformedCommand, refuse_other_fields
+from games.engines.text import Text, _
 
 from .board import ALL_COLOURS, COMPANIES, LOTS
 
@@ -309,17 +309,8 @@ def _no_other_fields(data: Mapping[str, Any], kind: Any) -> None:
     ignored and the rest played (found by fuzzing). An unknown ``kind`` is left to the
     caller, which says so."""
     taken = _FIELDS.get(kind) if isinstance(kind, str) else None
-    extra = sorted(map(str, set(data) - taken)) if taken is not None else []
-    if extra:
-        raise MalformedCommand(
-            ngettext(
-                "%(data)s: unexpected field %(fields)s",
-                "%(data)s: unexpected fields %(fields)s",
-                len(extra),
-                data=repr(dict(data)),
-                fields=Join([repr(name) for name in extra]),
-            )
-        )
+    if taken is not None:
+        refuse_other_fields(data, taken)
 
 
 def _step_from_json(data: Mapping[str, Any]) -> Step:

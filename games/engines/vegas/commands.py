@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.base import JSON, MalformedCommand
-from games.engines.text import Join, _, ngettext
+from games.engines.base import JSON, MalformedCommand, refuse_other_fields
+from games.engines.text import _
 
 CASINOS = (1, 2, 3, 4, 5, 6)
 
@@ -105,17 +105,7 @@ def command_from_json(data: Mapping[str, Any]) -> Place:
         raise MalformedCommand(
             _("%(data)s: the only Vegas command is type %(type)s", data=shown, type="'place'")
         )
-    extra = sorted(map(str, set(data) - {"type", "number"}))
-    if extra:
-        raise MalformedCommand(
-            ngettext(
-                "%(data)s: unexpected field %(fields)s",
-                "%(data)s: unexpected fields %(fields)s",
-                len(extra),
-                data=shown,
-                fields=Join(extra),
-            )
-        )
+    refuse_other_fields(data, {"type", "number"})
     if "number" not in data:
         raise MalformedCommand(
             _("%(data)s: %(field)s (the casino, 1 to 6) is missing", data=shown, field="'number'")

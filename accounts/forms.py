@@ -16,12 +16,11 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MAX_AWAY_DAYS, User
 from accounts.rules import (
-    NAME_REQUIRED,
     away_until_to_save,
-    check_display_name,
     shown_away_until,
     time_zones,
 )
+from accounts.signup import cleaned_display_name, display_name_field
 from games.engines.registry import get_engine
 from games.models import Game
 from notifications.choices import check_lead_times, check_quiet_hours, saved_quiet_hours
@@ -84,12 +83,7 @@ class ProfileForm(forms.ModelForm):
     switches (``turn_emails``, ``reminders``: handed to ``notifications.services``).
     ``away_until`` is read in the time zone active while the form is bound (the user's)."""
 
-    # No ``max_length`` here: ``accounts.rules.check_display_name`` says it, as the API does.
-    display_name = forms.CharField(
-        label=_("Display name"),
-        help_text=_("What other players see of you (never your email address)."),
-        error_messages={"required": NAME_REQUIRED},
-    )
+    display_name = display_name_field()
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
@@ -162,12 +156,7 @@ class ProfileForm(forms.ModelForm):
         )
 
     def clean_display_name(self) -> str:
-        try:
-            return check_display_name(
-                self.cleaned_data.get("display_name") or "", user=self.instance
-            )
-        except ValidationError as exc:
-            raise forms.ValidationError(exc.messages) from exc
+        return cleaned_display_name(self.cleaned_data.get("display_name"), self.instance)
 
     def clean_away_until(self) -> datetime | None:
         try:

@@ -204,3 +204,15 @@ def deliver(raw: bytes) -> str:
     out = io.StringIO()
     call_command("receive_email", stdin=io.BytesIO(raw), stdout=out)
     return out.getvalue()
+
+
+def unanswered(game: Any, smtp: Inbox, printed: str = "ignored") -> None:
+    """The door dropped a message: ``printed`` says ignored, nothing was played by email,
+    no answer was stored or sent (the game's turn email is the only one)."""
+    from games.models import Move
+    from notifications.models import Notification
+
+    assert printed.startswith("ignored"), printed
+    assert not Move.objects.filter(game=game, source="email").exists()
+    assert not Notification.objects.filter(kind=Notification.Kind.ANSWER).exists()
+    assert len(smtp.wait_for(2, timeout=0.3)) == 1  # the turn email only

@@ -13,19 +13,11 @@ import pytest
 
 from games.models import Move
 from notifications import inbound
-from notifications.models import Notification
-from tests.notifications.conftest import deliver, reply_to
+from tests.notifications.conftest import deliver, reply_to, unanswered
 from tests.notifications.test_inbound_doors import SECRET, URL, _auth, postmark_payload
 from tests.notifications.test_inbound_hardening import _answer
 
 pytestmark = pytest.mark.django_db
-
-
-def _unanswered(game: Any, smtp: Any, printed: str = "ignored") -> None:
-    assert printed.startswith("ignored"), printed
-    assert not Move.objects.filter(game=game, source="email").exists()
-    assert not Notification.objects.filter(kind=Notification.Kind.ANSWER).exists()
-    assert len(smtp.wait_for(2, timeout=0.3)) == 1  # the turn email only
 
 
 @pytest.mark.parametrize(
@@ -39,7 +31,7 @@ def test_a_message_with_a_robots_header_is_not_answered(
     turn: Any, smtp: Any, headers: dict[str, str]
 ) -> None:
     game, message, command = turn
-    _unanswered(game, smtp, deliver(reply_to(message, command, headers=headers)))
+    unanswered(game, smtp, deliver(reply_to(message, command, headers=headers)))
 
 
 @pytest.mark.parametrize(
@@ -57,7 +49,7 @@ def test_a_vacation_responders_subject_is_not_answered(turn: Any, smtp: Any, sub
     game, message, command = turn
     reply = email.message_from_bytes(reply_to(message, command), policy=email.policy.default)
     reply.replace_header("Subject", subject.format(reply["Subject"]))
-    _unanswered(game, smtp, deliver(reply.as_bytes()))
+    unanswered(game, smtp, deliver(reply.as_bytes()))
 
 
 def test_a_bounce_through_the_webhook_is_not_answered(client: Any, turn: Any, smtp: Any) -> None:
@@ -68,7 +60,7 @@ def test_a_bounce_through_the_webhook_is_not_answered(client: Any, turn: Any, sm
         URL, payload, content_type="application/json", HTTP_AUTHORIZATION=_auth(SECRET)
     )
     assert response.status_code == 200
-    _unanswered(game, smtp)
+    unanswered(game, smtp)
 
 
 def test_our_answer_asks_responders_not_to_answer(turn: Any, smtp: Any) -> None:

@@ -66,7 +66,7 @@ def not_json(exc: ValueError, encoding: str) -> str:
             "line": exc.lineno,
             "column": exc.colno,
         }
-    if isinstance(exc, UnicodeDecodeError):
+    if isinstance(exc, UnicodeError):  # (UTF-16 without a BOM is one, not a decode error)
         return _("The body is not text in %(charset)s.") % {"charset": encoding}
     return _("The body is not JSON: NaN and Infinity are not numbers in JSON.")
 

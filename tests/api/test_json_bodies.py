@@ -74,6 +74,15 @@ def test_a_body_that_is_not_json_is_refused_in_the_readers_language(
     assert refused[0] == "refused" and refused[1].startswith(said), refused
 
 
+def test_a_utf16_body_without_its_byte_order_mark_is_said_not_to_be_utf16() -> None:
+    """Python cannot read UTF-16 without a BOM (a ``UnicodeError``, not a decode error):
+    the refusal said NaN and Infinity are not numbers, of a body that held neither."""
+    raw = '{"command": "end"}'.encode("utf-16-be")
+    with translation.override("en"):
+        refused = _read(JSONParser(), raw, "utf-16")
+    assert refused == ("refused", "The body is not text in utf-16.")
+
+
 def test_many_brackets_side_by_side_are_not_deep() -> None:
     limit = settings.API_MAX_JSON_DEPTH
     wide = json.dumps({"command": "end", "lists": [[] for _ in range(limit * 3)]}).encode()

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -31,7 +31,14 @@ from rest_framework.views import APIView
 
 from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
-from accounts.rules import MAX_NAME_LENGTH, away_until_to_save, check_display_name, time_zones
+from accounts.rules import (
+    MAX_NAME_LENGTH,
+    away_until_to_save,
+    check_display_name,
+    lost_the_name,
+    name_taken,
+    time_zones,
+)
 from lords.api.auth import SessionAuthentication, TokenAuthentication
 from lords.api.base import AUTHENTICATION
 from lords.api.schema import errors
@@ -143,13 +150,20 @@ class ProfileSerializer(serializers.ModelSerializer[User]):
         """The profile and the other apps' parts are saved together, or none is."""
         changes = {name: validated_data.pop(name, None) for name in PROFILE_PARTS}
         zone_moved = validated_data.get("time_zone", instance.time_zone) != instance.time_zone
-        with transaction.atomic():
-            user = super().update(instance, validated_data)
-            for name, part in PROFILE_PARTS.items():
-                if changes[name]:
-                    part.save(user, changes[name])
-                if zone_moved and part.zone_changed is not None:
-                    part.zone_changed(user)
+        try:
+            with transaction.atomic():
+                user = super().update(instance, validated_data)
+                for name, part in PROFILE_PARTS.items():
+                    if changes[name]:
+                        part.save(user, changes[name])
+                    if zone_moved and part.zone_changed is not None:
+                        part.zone_changed(user)
+        except IntegrityError as exc:
+            if not lost_the_name(exc):
+                raise
+            instance.refresh_from_db()
+            refusal = name_taken(validated_data["display_name"])
+            raise serializers.ValidationError({"display_name": refusal.messages}) from None
         return user
 
     def validate_display_name(self, value: str) -> str:

@@ -59,6 +59,10 @@ class UserManager(BaseUserManager["User"]):
         return self._create(email, password, **extra)
 
 
+NAME_CONSTRAINT = "display_name_once"
+"""The constraint that keeps a display name (without case) one person's."""
+
+
 class User(AbstractUser):
     """A player (or admin). Logs in with email; ``display_name`` is shown to other players."""
 
@@ -87,7 +91,7 @@ class User(AbstractUser):
             models.UniqueConstraint(
                 Lower("display_name"),
                 condition=~models.Q(display_name=""),
-                name="display_name_once",
+                name=NAME_CONSTRAINT,
             ),
         ]
 

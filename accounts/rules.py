@@ -10,13 +10,14 @@ from zoneinfo import available_timezones
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError
 from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import MAX_AWAY_DAYS
+from accounts.models import MAX_AWAY_DAYS, NAME_CONSTRAINT
 from lords.dates import when
 
 
@@ -129,10 +130,22 @@ def check_display_name(value: str, *, user: Any = None) -> str:
     if user is not None and user.pk is not None:
         others = others.exclude(pk=user.pk)
     if others.exists():
-        raise ValidationError(
-            _("%(name)s is taken: choose another display name.") % {"name": name}, code="taken"
-        )
+        raise name_taken(name)
     return name
+
+
+def name_taken(name: str) -> ValidationError:
+    """The refusal of a name another person has."""
+    return ValidationError(
+        _("%(name)s is taken: choose another display name.") % {"name": name}, code="taken"
+    )
+
+
+def lost_the_name(exc: IntegrityError) -> bool:
+    """Whether a save failed because another account took the name between its check and
+    the save (two people choosing the same name at the same moment: the constraint holds,
+    and the door answers as :func:`check_display_name` would have, not with a 500)."""
+    return NAME_CONSTRAINT in str(exc)
 
 
 def time_zones() -> set[str]:

@@ -4,14 +4,19 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.rules import NAME_REQUIRED, check_display_name
+from accounts.rules import MAX_NAME_LENGTH, NAME_REQUIRED, check_display_name, lost_the_name
 
 
 def display_name_field() -> forms.CharField:
@@ -43,5 +48,35 @@ class SignupDetails(forms.Form):
         return cleaned_display_name(self.cleaned_data.get("display_name"))
 
     def signup(self, request: HttpRequest, user: Any) -> None:
-        user.display_name = self.cleaned_data["display_name"]
-        user.save(update_fields=["display_name"])
+        """The account exists by now: a name another sign-up took since the check (the
+        same name at the same moment) cannot refuse the form any more, so the newcomer gets
+        the name numbered, as the migration that made names unique numbered them, and is
+        told (the profile page changes it)."""
+        chosen = self.cleaned_data["display_name"]
+        for name in numbered(chosen):
+            try:
+                with transaction.atomic():
+                    user.display_name = name
+                    user.save(update_fields=["display_name"])
+            except IntegrityError as exc:
+                if not lost_the_name(exc):
+                    raise
+                continue
+            if name != chosen:
+                messages.warning(request, name_changed(chosen, name))
+            return
+
+
+def numbered(name: str) -> Iterator[str]:
+    """``name``, then ``name 2``, ``name 3``... each cut to fit ``MAX_NAME_LENGTH``."""
+    yield name
+    for n in itertools.count(2):
+        suffix = f" {n}"
+        yield name[: MAX_NAME_LENGTH - len(suffix)] + suffix
+
+
+def name_changed(chosen: str, name: str) -> str:
+    return gettext(
+        "Someone took the name %(chosen)s a moment before you: you are %(name)s. You can "
+        "choose another name in your settings."
+    ) % {"chosen": chosen, "name": name}

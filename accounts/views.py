@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,6 +23,7 @@ from accounts import data, deletion
 from accounts.forms import DeleteAccountForm, ProfileForm, email_initial
 from accounts.middleware import LANGUAGES
 from accounts.models import User
+from accounts.rules import lost_the_name, name_taken
 from notifications import services as notifications
 
 
@@ -45,9 +46,17 @@ def profile(request: HttpRequest) -> HttpResponse:
             user.refresh_from_db()  # the page's header shows what is saved, not what was typed
             context = {"form": form, "zone": zone, "muted": muted}
             return render(request, "accounts/profile.html", context, status=400)
-        with transaction.atomic():
-            saved = form.save()
-            notifications.set_preferences(user=saved, **form.email_choices())
+        try:
+            with transaction.atomic():
+                saved = form.save()
+                notifications.set_preferences(user=saved, **form.email_choices())
+        except IntegrityError as exc:
+            if not lost_the_name(exc):
+                raise
+            form.add_error("display_name", name_taken(form.cleaned_data["display_name"]))
+            user.refresh_from_db()
+            context = {"form": form, "zone": zone, "muted": muted}
+            return render(request, "accounts/profile.html", context, status=400)
     with translation.override(saved.language):  # the next page speaks the new language
         messages.success(request, _("Your settings are saved."))
     return redirect("accounts:profile")

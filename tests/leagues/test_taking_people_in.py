@@ -1,0 +1,281 @@
+"""A league's admins bring people in by invitation, and their forms tell nothing of who
+has an account (docs/decisions/0028).
+
+Found by a privacy review: anyone may create a league, and its "add member" form answered
+"nobody is called or at 'x' on Lords" for an unknown address but made a known one a member
+at once, so an admin learned which addresses have accounts; "add member" and "enter player"
+also put people in a league, and in a season whose games email them, without asking. Now
+an address is only sent an invitation (the same answer with an account or without), a
+display name is sent one to the player's own address, a player who asked to join is taken
+at once, and "appoint admin" and "enter player" take members, by display name only."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games.models import Game
+from leagues import manage
+from leagues import services as leagues
+from leagues.models import JoinRequest, League, LeagueInvitation, Mail, Season
+from tests.web.helpers import page_text
+
+pytestmark = pytest.mark.django_db
+
+BASE = "/leagues/vegas-nights"
+NOBODY = "nobody-here@example.net"  # an address no account has
+
+
+@pytest.fixture
+def admin(ada: User, client: Client) -> Client:
+    """Ada, who created Vegas Nights (its owner, not staff), signed in."""
+    assert not ada.is_staff
+    client.force_login(ada)
+    return client
+
+
+@pytest.fixture
+def named(make_user: Any) -> Any:
+    """``named("bob")``: bob@example.org, whose display name is "Bob"."""
+
+    def make(name: str, **extra: Any) -> User:
+        user = make_user(name, **extra)
+        user.display_name = name.title()
+        user.save(update_fields=["display_name"])
+        return user
+
+    return make
+
+
+def _post(client: Client, url: str, data: dict[str, str]) -> tuple[int, str, str, str]:
+    """What the admin sees of a post: its status, where it sends them, the message it
+    flashes and the whole page they land on (as text, without the message)."""
+    answer = client.post(url, data)
+    assert answer.status_code == 302, answer.status_code
+    location = answer["Location"]
+    html = client.get(location).content.decode()
+    flash = re.search(r'<ul class="messages"[^>]*>(.*?)</ul>', html, re.S)
+    shown = page_text(flash.group(1)).strip() if flash else ""
+    rest = page_text(re.sub(r'<ul class="messages".*?</ul>', "", html, flags=re.S))
+    return answer.status_code, location, shown, rest
+
+
+def _as_typed(seen: tuple[int, str, str, str], typed: str) -> tuple[str, ...]:
+    """The answer with what was typed put back as "TYPED" (the one thing that differs)."""
+    return tuple(str(part).replace(typed, "TYPED") for part in seen)
+
+
+# -- an address: the same answer whoever has it --------------------------------------------
+
+
+def test_an_address_with_an_account_gets_the_answer_an_address_without_one_gets(
+    league: League, admin: Client, named: Any
+) -> None:
+    bob = named("bob")
+    known = _post(admin, f"{BASE}/manage/members/", {"member-who": bob.email})
+    unknown = _post(admin, f"{BASE}/manage/members/", {"member-who": NOBODY})
+
+    assert known[2] == f"Invitation sent to {bob.email}."
+    assert _as_typed(known, bob.email) == _as_typed(unknown, NOBODY)
+    assert "Bob" not in known[3]  # (his name is nowhere on the admin's page)
+    assert not league.memberships.exists()
+    # Both were sent an invitation, by the address typed (the one with an account too).
+    sent = LeagueInvitation.objects.order_by("pk")
+    assert [(i.email, i.invitee) for i in sent] == [(bob.email, None), (NOBODY, None)]
+    assert sorted(Mail.objects.values_list("to", flat=True)) == sorted([bob.email, NOBODY])
+    # The invitation form by address (the page's form posts to the one above) says it alike.
+    other = "bob.other@example.org"  # (new addresses: not typed before)
+    by_form = _post(admin, f"{BASE}/manage/invite/", {"email": other})
+    assert _as_typed(by_form, other) == _as_typed(unknown, NOBODY)
+
+
+def test_an_address_typed_twice_is_not_sent_twice_whoever_has_it(
+    league: League, admin: Client, named: Any
+) -> None:
+    bob = named("bob")
+    answers = []
+    for typed in (bob.email, NOBODY):
+        _post(admin, f"{BASE}/manage/members/", {"member-who": typed})
+        answers.append(
+            _as_typed(_post(admin, f"{BASE}/manage/members/", {"member-who": typed}), typed)
+        )
+    assert answers[0] == answers[1]
+    assert (
+        answers[0][2] == "An invitation to TYPED is already waiting for an answer: none sent again."
+    )
+    assert Mail.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("url", "field"), [("/manage/admins/", "admin-who"), ("/seasons/1/entries/", "member-who")]
+)
+def test_an_address_typed_to_appoint_or_enter_is_refused_alike_whoever_has_it(
+    url: str, field: str, league: League, ada: User, admin: Client, named: Any
+) -> None:
+    """Bob is a member, and has an account at the address typed: refused as an address
+    nobody has is (it made Bob an admin, or entered him, and said so by name)."""
+    bob = named("bob")
+    leagues.join_league(league=league, user=bob)
+    season = leagues.open_season(league=league, by=ada)
+    known = _post(admin, f"{BASE}{url}", {field: bob.email})
+    unknown = _post(admin, f"{BASE}{url}", {field: NOBODY})
+
+    assert _as_typed(known, bob.email) == _as_typed(unknown, NOBODY)
+    assert known[2] == "'TYPED' is an email address: give the player's display name".replace(
+        "TYPED", bob.email
+    )
+    assert list(league.admins.all()) == [ada]
+    assert not season.entries.exists()
+
+
+# -- a name: an invitation to the player's own address ---------------------------------------
+
+
+def test_a_name_is_sent_an_invitation_and_is_a_member_only_once_accepted(
+    league: League, ada: User, admin: Client, named: Any
+) -> None:
+    bob = named("bob", language="fr")
+    cy = named("cy")
+    seen = _post(admin, f"{BASE}/manage/members/", {"member-who": "bob"})  # (any case)
+
+    assert seen[2] == "Invitation sent to Bob."
+    assert bob.email not in seen[3]  # the admin never sees his address
+    assert not league.memberships.filter(user=bob).exists()
+    invitation = LeagueInvitation.objects.get()
+    assert (invitation.email, invitation.invitee) == ("", bob)  # no address kept
+    email = Mail.objects.get()
+    assert email.to == bob.email  # his own address, in his language
+    assert email.subject == f"{ada.name} t'invite dans la ligue Vegas Nights"
+    link = f"/leagues/invitations/{invitation.token}/"
+    assert link in email.body_text
+
+    # Cy, who got hold of the link, cannot take Bob's invitation.
+    other = Client()
+    other.force_login(cy)
+    refused = other.post(link)
+    assert refused.status_code == 403
+    assert "This invitation is for another account." in page_text(refused.content.decode())
+    assert not league.memberships.exists()
+
+    # Bob follows it: a button first (the GET changes nothing), then he is a member.
+    mine = Client()
+    mine.force_login(bob)
+    assert mine.get(link).status_code == 200
+    assert not league.memberships.exists()
+    answer = mine.post(link)
+    assert answer.status_code == 302 and answer["Location"] == f"{BASE}/"
+    assert list(league.memberships.values_list("user", flat=True)) == [bob.pk]
+
+
+def test_an_unknown_name_is_refused_by_what_was_typed(
+    league: League, admin: Client, named: Any
+) -> None:
+    seen = _post(admin, f"{BASE}/manage/members/", {"member-who": "Zed"})
+    assert seen[2] == "nobody is called 'Zed' on Lords"
+    assert not LeagueInvitation.objects.exists() and not Mail.objects.exists()
+
+
+def test_the_refusals_are_said_in_the_admins_language(
+    league: League, ada: User, admin: Client, named: Any
+) -> None:
+    """French (passes once the catalogue has the branch's sentences: /tmp/tr_leagues.py)."""
+    ada.language = "fr"
+    ada.save(update_fields=["language"])
+    named("cy")
+    said = [
+        _post(admin, f"{BASE}/manage/members/", {"member-who": "Zed"})[2],
+        _post(admin, f"{BASE}/manage/admins/", {"admin-who": "Cy"})[2],
+        _post(admin, f"{BASE}/manage/admins/", {"admin-who": NOBODY})[2],
+    ]
+    assert said == [
+        "personne ne s'appelle « Zed » sur Lords",
+        "Cy n'est pas membre de la ligue « Vegas Nights » : envoie-lui d'abord une invitation",
+        f"« {NOBODY} » est une adresse e-mail : donne le nom affiché du joueur",
+    ]
+
+
+def test_a_player_who_asked_to_join_is_taken_in_at_once(
+    league: League, admin: Client, named: Any
+) -> None:
+    league.open = False
+    league.save(update_fields=["open"])
+    bob = named("bob")
+    manage.ask_to_join(league=league, user=bob)
+
+    seen = _post(admin, f"{BASE}/manage/members/", {"member-who": "Bob"})
+    assert seen[2] == "Bob had asked to join: request accepted."
+    assert league.memberships.filter(user=bob).exists()
+    assert not JoinRequest.objects.exists()
+    assert not LeagueInvitation.objects.exists() and not Mail.objects.exists()
+
+
+# -- appoint and enter: members, by name ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "field", "done"),
+    [
+        ("/manage/admins/", "admin-who", "Cy is an admin of this league."),
+        ("/seasons/1/entries/", "member-who", "Cy is entered."),
+    ],
+)
+def test_appoint_and_enter_refuse_a_player_who_is_not_a_member(
+    url: str, field: str, done: str, league: League, ada: User, admin: Client, named: Any
+) -> None:
+    named("cy")
+    season = leagues.open_season(league=league, by=ada)
+    seen = _post(admin, f"{BASE}{url}", {field: "Cy"})
+    assert seen[2] == "Cy is not a member of the league 'Vegas Nights': invite them first"
+    unknown = _post(admin, f"{BASE}{url}", {field: "Zed"})
+    assert unknown[2] == "nobody is called 'Zed' on Lords"
+    assert list(league.admins.all()) == [ada]
+    assert not season.entries.exists() and not league.memberships.exists()
+    # Once Cy has joined, the same name does it.
+    cy = User.objects.get(display_name="Cy")
+    leagues.join_league(league=league, user=cy)
+    assert _post(admin, f"{BASE}{url}", {field: "cy"})[2] == done  # (any case)
+    assert cy in league.admins.all() or season.entries.filter(user=cy).exists()
+
+
+def test_the_services_refuse_to_appoint_or_enter_a_non_member(
+    league: League, ada: User, named: Any
+) -> None:
+    cy = named("cy")
+    season = leagues.open_season(league=league, by=ada)
+    with pytest.raises(manage.InvalidRequest, match="Cy is not a member"):
+        leagues.enter_season(season=season, user=cy, by=ada)
+    with pytest.raises(manage.InvalidRequest, match="Cy is not a member"):
+        manage.appoint_admin(league=league, user=cy, by=ada)
+    assert not league.memberships.exists() and not Season.objects.get().entries.exists()
+
+
+# -- the game tools' substitute: a member, by name --------------------------------------------
+
+
+def test_a_substitute_is_a_member_found_by_name_and_never_by_address(
+    season_with: Any, league: League, ada: User, admin: Client, named: Any
+) -> None:
+    bob, cy, dee = named("bob"), named("cy"), named("dee")
+    season = season_with(bob, cy, players_per_game=2)
+    leagues.start_season(season=season, by=ada)
+    game = Game.objects.get(season_game__season=season)
+    url = f"/leagues/games/{game.pk}/tools/replace/"
+    seat = str(game.seats.get(user=bob).order)
+
+    def replace(who: str) -> tuple[int, str, str, str]:
+        return _post(admin, url, {"why": "gone", "seat": seat, "substitute": who})
+
+    known, unknown = replace(dee.email), replace(NOBODY)  # an account's address, or nobody's
+    assert _as_typed(known, dee.email) == _as_typed(unknown, NOBODY)
+    assert known[2] == f"'{dee.email}' is an email address: give the player's display name"
+    assert (
+        replace("Dee")[2] == "Dee is not a member of the league 'Vegas Nights': invite them first"
+    )
+    assert game.seats.filter(user=bob).exists()
+    leagues.join_league(league=league, user=dee)
+    assert replace("Dee")[2] == "Done: the players are told by email."
+    assert game.seats.filter(user=dee).exists()

@@ -284,6 +284,14 @@ def _invite(
     return invitation, Outcome.INVITED
 
 
+def waiting_invitations(*, league: League, by: Any) -> list[str]:
+    """Whom ``by`` invited to ``league`` and who has not answered, as they typed it (an
+    address) or by name: another admin's are theirs (an address typed is not shown to
+    the other admins)."""
+    waiting = _waiting(league).filter(invited_by=by).select_related("invitee")
+    return [i.addressed_to for i in waiting.order_by("created_at", "pk")]
+
+
 def _waiting(league: League) -> Any:
     return LeagueInvitation.objects.filter(league=league, accepted_at__isnull=True)
 
@@ -306,16 +314,31 @@ def _mail(invitation: LeagueInvitation, to: str, language: str) -> None:
     )
 
 
+def invitation_for(*, token: str, user: Any) -> LeagueInvitation:
+    """The invitation its page offers ``user`` (its league, who sent it), or the refusal
+    accepting it would get: the page says it before the button, not after. Writes
+    nothing."""
+    _require_signed_in(user)
+    found = LeagueInvitation.objects.select_related("league", "invited_by").filter(token=token)
+    return _acceptable(found.first(), user)
+
+
+def _acceptable(invitation: LeagueInvitation | None, user: Any) -> LeagueInvitation:
+    """For an invitation by address, any signed-in account that opened the link (0024);
+    for one by name, that account only (the refusal does not name it)."""
+    if invitation is None or invitation.accepted_at is not None:
+        raise NotFound(_("this invitation is not valid (any more)"))
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        raise NotAllowed(_("this invitation is for another account"))
+    return invitation
+
+
 def accept_invitation(*, token: str, user: Any) -> Membership:
-    """The invited person becomes a member: for an invitation by address, any signed-in
-    account that opened the link (0024); for one by name, that account only."""
+    """The invited person becomes a member (:func:`_acceptable` says who may)."""
     _require_signed_in(user)
     with transaction.atomic():
-        invitation = LeagueInvitation.objects.select_for_update().filter(token=token).first()
-        if invitation is None or invitation.accepted_at is not None:
-            raise NotFound(_("this invitation is not valid (any more)"))
-        if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
-            raise NotAllowed(_("this invitation is for another account"))
+        found = LeagueInvitation.objects.select_for_update().filter(token=token).first()
+        invitation = _acceptable(found, user)
         invitation.accepted_at = timezone.now()
         invitation.save(update_fields=["accepted_at"])
         membership, _created = Membership.objects.get_or_create(league=invitation.league, user=user)

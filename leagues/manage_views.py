@@ -142,6 +142,7 @@ def manage_page(request: HttpRequest, slug: str) -> HttpResponse:
         "is_owner": manage.is_owner(league, request.user),
         "members": [m.user for m in league.memberships.select_related("user")],
         "requests": [r.user for r in league.join_requests.select_related("user")],
+        "invited": manage.waiting_invitations(league=league, by=request.user),
         "seasons": league.seasons.order_by("-number"),
     }
     return render(request, "leagues/manage.html", context)
@@ -480,15 +481,32 @@ def enter(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def accept(request: HttpRequest, token: str) -> HttpResponse:
-    """An emailed invitation's link: a button to join (a GET changes nothing)."""
+    """An emailed invitation's link: which league, from whom, and a button to join (a GET
+    changes nothing); an invitation that is not this reader's to take says so at once."""
     if request.method != "POST":
-        return render(request, "leagues/accept.html", {"token": token})
+        try:
+            invitation = manage.invitation_for(token=token, user=request.user)
+        except ServiceError as exc:
+            return _not_yours(request, exc)
+        context = {
+            "token": token,
+            "league": invitation.league,
+            "by": invitation.invited_by.name if invitation.invited_by else "",
+        }
+        return render(request, "leagues/accept.html", context)
     try:
         membership = manage.accept_invitation(token=token, user=request.user)
     except ServiceError as exc:
-        return _refused(request, exc)
+        return _not_yours(request, exc)
     messages.success(request, _("You are a member of this league."))
     return redirect("leagues:detail", slug=membership.league.slug)
+
+
+def _not_yours(request: HttpRequest, exc: ServiceError) -> HttpResponse:
+    """An invitation that is no more (404) or another account's (403), under the page's
+    own heading ("No such league" said of an invitation was wrong)."""
+    status = 404 if isinstance(exc, NotFound) else 403
+    return render(request, "leagues/accept.html", {"error": exc}, status=status)
 
 
 # -- the game tools ---------------------------------------------------------------------------

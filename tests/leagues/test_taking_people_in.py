@@ -15,13 +15,22 @@ import re
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.test import Client
 
 from accounts.models import User
 from games.models import Game
 from leagues import manage
 from leagues import services as leagues
-from leagues.models import JoinRequest, League, LeagueInvitation, Mail, Season
+from leagues.models import (
+    JoinRequest,
+    League,
+    LeagueInvitation,
+    Mail,
+    Membership,
+    Season,
+    SeasonEntry,
+)
 from tests.web.helpers import page_text
 
 pytestmark = pytest.mark.django_db
@@ -64,49 +73,71 @@ def _post(client: Client, url: str, data: dict[str, str]) -> tuple[int, str, str
     return answer.status_code, location, shown, rest
 
 
-def _as_typed(seen: tuple[int, str, str, str], typed: str) -> tuple[str, ...]:
+def _as_typed(seen: tuple[Any, ...], typed: str) -> tuple[str, ...]:
     """The answer with what was typed put back as "TYPED" (the one thing that differs)."""
     return tuple(str(part).replace(typed, "TYPED") for part in seen)
+
+
+def _from_the_start(client: Client, url: str, typed: str, field: str) -> tuple[str, ...]:
+    """What the admin sees of posting ``typed``, and what it wrote (the invitations and
+    the emails, ``typed`` put back as "TYPED"), from the state before it: undone after
+    (two answers compared start from the same page)."""
+    with transaction.atomic():
+        seen = _post(client, url, {field: typed})
+        wrote = (
+            list(LeagueInvitation.objects.values_list("email", "invitee")),
+            list(Mail.objects.values_list("to", "kind")),
+            list(league_rows()),
+        )
+        transaction.set_rollback(True)
+    return _as_typed((*seen, *wrote), typed)
+
+
+def league_rows() -> Any:
+    """Who is in a league, an admin of it, asked to join it or entered in a season."""
+    return (
+        *Membership.objects.values_list("user", flat=True),
+        *League.admins.through.objects.values_list("user", flat=True),
+        *JoinRequest.objects.values_list("user", flat=True),
+        *SeasonEntry.objects.values_list("user", flat=True),
+    )
 
 
 # -- an address: the same answer whoever has it --------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("url", "field"), [("/manage/members/", "member-who"), ("/manage/invite/", "email")]
+)
 def test_an_address_with_an_account_gets_the_answer_an_address_without_one_gets(
-    league: League, admin: Client, named: Any
+    url: str, field: str, league: League, ada: User, admin: Client, named: Any
 ) -> None:
+    """The same message, page and redirect, and the same writes: an invitation to the
+    address typed (it made Bob, who has the address, a member at once and said "Bob is a
+    member."; an address nobody has was refused)."""
     bob = named("bob")
-    known = _post(admin, f"{BASE}/manage/members/", {"member-who": bob.email})
-    unknown = _post(admin, f"{BASE}/manage/members/", {"member-who": NOBODY})
+    known = _from_the_start(admin, f"{BASE}{url}", bob.email, field)
+    unknown = _from_the_start(admin, f"{BASE}{url}", NOBODY, field)
 
-    assert known[2] == f"Invitation sent to {bob.email}."
-    assert _as_typed(known, bob.email) == _as_typed(unknown, NOBODY)
+    assert known == unknown
+    assert known[2] == "Invitation sent to TYPED."
     assert "Bob" not in known[3]  # (his name is nowhere on the admin's page)
-    assert not league.memberships.exists()
-    # Both were sent an invitation, by the address typed (the one with an account too).
-    sent = LeagueInvitation.objects.order_by("pk")
-    assert [(i.email, i.invitee) for i in sent] == [(bob.email, None), (NOBODY, None)]
-    assert sorted(Mail.objects.values_list("to", flat=True)) == sorted([bob.email, NOBODY])
-    # The invitation form by address (the page's form posts to the one above) says it alike.
-    other = "bob.other@example.org"  # (new addresses: not typed before)
-    by_form = _post(admin, f"{BASE}/manage/invite/", {"email": other})
-    assert _as_typed(by_form, other) == _as_typed(unknown, NOBODY)
+    assert known[4:] == ("[('TYPED', None)]", "[('TYPED', 'invitation')]", str([ada.pk]))
 
 
 def test_an_address_typed_twice_is_not_sent_twice_whoever_has_it(
     league: League, admin: Client, named: Any
 ) -> None:
     bob = named("bob")
-    answers = []
+    url = f"{BASE}/manage/members/"
     for typed in (bob.email, NOBODY):
-        _post(admin, f"{BASE}/manage/members/", {"member-who": typed})
-        answers.append(
-            _as_typed(_post(admin, f"{BASE}/manage/members/", {"member-who": typed}), typed)
-        )
-    assert answers[0] == answers[1]
+        _post(admin, url, {"member-who": typed})
+    again = [_from_the_start(admin, url, typed, "member-who") for typed in (bob.email, NOBODY)]
     assert (
-        answers[0][2] == "An invitation to TYPED is already waiting for an answer: none sent again."
+        again[0][2] == "An invitation to TYPED is already waiting for an answer: none sent again."
     )
+    assert again[0][2] == again[1][2]
+    assert LeagueInvitation.objects.count() == 2
     assert Mail.objects.count() == 2
 
 
@@ -120,16 +151,13 @@ def test_an_address_typed_to_appoint_or_enter_is_refused_alike_whoever_has_it(
     nobody has is (it made Bob an admin, or entered him, and said so by name)."""
     bob = named("bob")
     leagues.join_league(league=league, user=bob)
-    season = leagues.open_season(league=league, by=ada)
-    known = _post(admin, f"{BASE}{url}", {field: bob.email})
-    unknown = _post(admin, f"{BASE}{url}", {field: NOBODY})
+    leagues.open_season(league=league, by=ada)
+    known = _from_the_start(admin, f"{BASE}{url}", bob.email, field)
+    unknown = _from_the_start(admin, f"{BASE}{url}", NOBODY, field)
 
-    assert _as_typed(known, bob.email) == _as_typed(unknown, NOBODY)
-    assert known[2] == "'TYPED' is an email address: give the player's display name".replace(
-        "TYPED", bob.email
-    )
-    assert list(league.admins.all()) == [ada]
-    assert not season.entries.exists()
+    assert known == unknown
+    assert known[2] == "'TYPED' is an email address: give the player's display name"
+    assert known[4:] == ("[]", "[]", str([bob.pk, ada.pk]))  # (Bob a member, Ada an admin)
 
 
 # -- a name: an invitation to the player's own address ---------------------------------------
@@ -143,6 +171,8 @@ def test_a_name_is_sent_an_invitation_and_is_a_member_only_once_accepted(
     seen = _post(admin, f"{BASE}/manage/members/", {"member-who": "bob"})  # (any case)
 
     assert seen[2] == "Invitation sent to Bob."
+    assert "Your invitations waiting for an answer: Bob All" not in seen[3]
+    assert "Your invitations waiting for an answer: Bob " in seen[3]
     assert bob.email not in seen[3]  # the admin never sees his address
     assert not league.memberships.filter(user=bob).exists()
     invitation = LeagueInvitation.objects.get()
@@ -153,22 +183,31 @@ def test_a_name_is_sent_an_invitation_and_is_a_member_only_once_accepted(
     link = f"/leagues/invitations/{invitation.token}/"
     assert link in email.body_text
 
-    # Cy, who got hold of the link, cannot take Bob's invitation.
+    # Cy, who got hold of the link, cannot take Bob's invitation (its page says so).
     other = Client()
     other.force_login(cy)
-    refused = other.post(link)
-    assert refused.status_code == 403
-    assert "This invitation is for another account." in page_text(refused.content.decode())
+    for refused in (other.get(link), other.post(link)):
+        assert refused.status_code == 403
+        assert "This invitation is for another account." in page_text(refused.content.decode())
+        assert 'id="accept"' not in refused.content.decode()
     assert not league.memberships.exists()
 
-    # Bob follows it: a button first (the GET changes nothing), then he is a member.
+    # Bob follows it: who invites him to which league, and a button (the GET changes
+    # nothing); then he is a member, and the invitation waits no more.
     mine = Client()
     mine.force_login(bob)
-    assert mine.get(link).status_code == 200
+    offered = mine.get(link)
+    assert offered.status_code == 200
+    said = f"{ada.name} t'invite à rejoindre la ligue Vegas Nights sur Lords."
+    assert said in page_text(offered.content.decode())
     assert not league.memberships.exists()
     answer = mine.post(link)
     assert answer.status_code == 302 and answer["Location"] == f"{BASE}/"
     assert list(league.memberships.values_list("user", flat=True)) == [bob.pk]
+    assert (
+        "waiting for an answer"
+        not in _post(admin, f"{BASE}/manage/members/", {"member-who": "Bob"})[3]
+    )
 
 
 def test_an_unknown_name_is_refused_by_what_was_typed(

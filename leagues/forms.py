@@ -156,8 +156,25 @@ class SeasonForm(forms.Form):
 
 
 class PersonForm(forms.Form):
+    """A member of the league by display name (appoint an admin, enter a season): never
+    found by address (docs/decisions/0028)."""
+
     who = forms.CharField(
-        label=_("Name or email address"), max_length=254, help_text=_("Someone on Lords.")
+        label=_("Display name"), max_length=254, help_text=_("A member of the league.")
+    )
+
+
+class TakeInForm(forms.Form):
+    """Someone to invite: a display name, or an email address (sent an invitation,
+    whoever has it)."""
+
+    who = forms.CharField(
+        label=_("Invite a player"),
+        max_length=254,
+        help_text=_(
+            "Their display name or an email address. They become a member when they "
+            "accept the invitation."
+        ),
     )
 
 
@@ -181,7 +198,7 @@ class ToolForm(forms.Form):
     )
     seat = forms.IntegerField(label=_("Seat"), required=False, min_value=0, max_value=5)
     substitute = forms.CharField(
-        label=_("Substitute (name or email)"), required=False, max_length=254
+        label=_("Substitute (display name)"), required=False, max_length=254
     )
     bot = forms.CharField(label=_("Bot"), required=False, max_length=32)
 

@@ -1,6 +1,11 @@
 """What a league's admins do on the site (no staff access needed): appoint admins, edit
-the league, take members in (requests, email invitations), open and close enrolment,
-preview the tables, use the game tools on the league's games, announce.
+the league, take members in (requests, invitations), open and close enrolment, preview the
+tables, use the game tools on the league's games, announce.
+
+Nobody becomes a member without saying yes (an invitation they accept, a request they
+made), and no admin learns whether an address has an account here: people are found by
+their public display name only, and an address typed is only ever sent an invitation
+(docs/decisions/0028-league-invitations-and-consent.md).
 
 Keyword-only like :mod:`leagues.services` (whose checks these reuse): every refusal is a
 ``games.services`` error, raised before anything is written. Who may: a league's admins
@@ -10,13 +15,17 @@ staff. See docs/decisions/0014-league-admins.md.
 
 from __future__ import annotations
 
+import enum
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import lazy
@@ -38,6 +47,7 @@ from leagues.services import (
     _require_status,
     _whole,
     may_manage,
+    require_member,
 )
 
 MAX_ANNOUNCEMENT = 5000
@@ -63,7 +73,9 @@ def require_manager(league: League, user: Any) -> None:
 
 
 def appoint_admin(*, league: League | str, user: Any, by: Any) -> None:
-    """Give ``user`` the admin role of the league (its owner or the staff decide)."""
+    """Give ``user`` the admin role of the league (its owner or the staff decide). Only a
+    member: the role is shown on the league's page, and nobody's name is put on a league
+    they did not join."""
     found = _league(league)
     _require_signed_in(by)
     if not is_owner(found, by):
@@ -71,6 +83,8 @@ def appoint_admin(*, league: League | str, user: Any, by: Any) -> None:
             _("only the owner of the league '%(league)s' appoints its admins")
             % {"league": found.name}
         )
+    if not found.admins.filter(pk=user.pk).exists():
+        require_member(found, user)
     found.admins.add(user)
 
 
@@ -88,18 +102,37 @@ def dismiss_admin(*, league: League | str, user: Any, by: Any) -> None:
     found.admins.remove(user)
 
 
-def find_user(who: str) -> User:
-    """A person by their name on Lords or their email address."""
+def find_by_name(who: str) -> User:
+    """A person by their display name (public, one person's whatever its case), never by
+    address: an answer that depended on whether an address has an account would tell any
+    league admin (anyone may create a league) who is on Lords. An address typed is refused
+    with the same words whether an account has it or not."""
     who = (who or "").strip()
     found = (
-        User.objects.filter(email__iexact=who).first()
-        or User.objects.filter(display_name__iexact=who).first()
+        User.objects.annotate(folded=Lower("display_name"))
+        # (compared as the names' unique constraint compares them: accounts.rules)
+        .filter(folded=Lower(Value(who)), is_active=True)
+        .exclude(display_name="")
+        .first()
         if who
         else None
     )
-    if found is None:
-        raise NotFound(_("nobody is called or at '%(who)s' on Lords") % {"who": who})
-    return found
+    if found is not None:
+        return found
+    if is_address(who):
+        raise InvalidRequest(
+            _("'%(who)s' is an email address: give the player's display name") % {"who": who}
+        )
+    raise NotFound(_("nobody is called '%(who)s' on Lords") % {"who": who})
+
+
+def is_address(text: str) -> bool:
+    """Whether ``text`` is an email address (as the invitation form takes one)."""
+    try:
+        validate_email(text)
+    except ValidationError:
+        return False
+    return True
 
 
 # -- the league itself -----------------------------------------------------------------------
@@ -173,39 +206,139 @@ def answer_request(*, league: League | str, user: Any, by: Any, accept: bool) ->
             Membership.objects.get_or_create(league=found, user=user)
 
 
-def invite(*, league: League | str, by: Any, email: str) -> LeagueInvitation:
-    """Email an invitation whose link makes whoever opens it (signed in) a member."""
+class Outcome(enum.Enum):
+    """What :func:`take_in` did (the admin's page says it)."""
+
+    INVITED = "invited"  # an invitation went: to the address typed, or to the player's own
+    WAITING = "waiting"  # one to the same address or player waits for an answer already
+    ACCEPTED = "accepted"  # the player had asked to join: a member now
+    MEMBER = "member"  # a member already (or the admin, who said yes by typing their name)
+
+
+@dataclass(frozen=True)
+class TakenIn:
+    outcome: Outcome
+    who: str  # what the admin may be shown: the address they typed, or the player's name
+
+
+def take_in(*, league: League | str, by: Any, who: str) -> TakenIn:
+    """The admins' one way to bring someone in. An email address is sent an invitation
+    (:func:`invite`), whoever has it: the answer is the same for an address with an account
+    and one without. A display name: a player who had asked to join is a member at once
+    (they asked); anyone else is sent an invitation to their own address (the admin never
+    sees it), and becomes a member by accepting it. An unknown name is refused (names are
+    public: that tells nothing)."""
     found = _league(league)
     require_manager(found, by)
-    email = (email or "").strip()
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise InvalidRequest(_("'%(email)s' is not an email address") % {"email": email}) from None
+    who = (who or "").strip()
+    if is_address(who):
+        return TakenIn(_invite(found, by, email=who)[1], who)
+    user = find_by_name(who)
+    if found.memberships.filter(user=user).exists():
+        return TakenIn(Outcome.MEMBER, user.name)
+    if user.pk == by.pk:
+        Membership.objects.get_or_create(league=found, user=user)
+        return TakenIn(Outcome.MEMBER, user.name)
+    if JoinRequest.objects.filter(league=found, user=user).exists():
+        answer_request(league=found, user=user, by=by, accept=True)
+        return TakenIn(Outcome.ACCEPTED, user.name)
+    return TakenIn(_invite(found, by, user=user)[1], user.name)
+
+
+def invite(*, league: League | str, by: Any, email: str) -> LeagueInvitation:
+    """Email an invitation whose link makes whoever opens it (signed in) a member. Nothing
+    here depends on whether an account has the address but the email's language (which
+    the admin does not see). One waiting invitation to an address at a time: the same
+    address typed again (whatever its case) returns it, and no second email goes."""
+    found = _league(league)
+    require_manager(found, by)
+    return _invite(found, by, email=(email or "").strip())[0]
+
+
+def _invite(
+    league: League, by: Any, *, email: str = "", user: Any = None
+) -> tuple[LeagueInvitation, Outcome]:
+    """The invitation to ``email`` or to ``user`` (one of them), and whether it was sent
+    now (``INVITED``) or waits already (``WAITING``)."""
+    if user is None and not is_address(email):
+        raise InvalidRequest(_("'%(email)s' is not an email address") % {"email": email})
     with transaction.atomic():
+        League.objects.select_for_update().filter(pk=league.pk).first()  # (one at a time)
+        same = {"invitee": user} if user is not None else {"email__iexact": email}
+        waiting = _waiting(league).filter(**same).first()
+        if waiting is not None:
+            return waiting, Outcome.WAITING
         invitation = LeagueInvitation.objects.create(
-            league=found, email=email, token=secrets.token_urlsafe(24), invited_by=by
+            league=league,
+            email=email if user is None else "",
+            invitee=user,
+            token=secrets.token_urlsafe(24),
+            invited_by=by,
         )
-        link = reverse("leagues:accept", kwargs={"token": invitation.token})
-        known = User.objects.filter(email__iexact=email).first()
-        mail.queue(
-            kind="invitation",
-            template="invitation",
-            context={"league": found.name, "by": by.name, "link": link},
-            email=email,
-            language=getattr(known, "language", "") or getattr(by, "language", ""),
-            league=found,
-        )
+        if user is not None:
+            _mail(invitation, user.email, user.language)
+        else:
+            known = User.objects.filter(email__iexact=email).first()
+            language = getattr(known, "language", "") or getattr(by, "language", "")
+            _mail(invitation, email, language)
+    return invitation, Outcome.INVITED
+
+
+def waiting_invitations(*, league: League, by: Any) -> list[str]:
+    """Whom ``by`` invited to ``league`` and who has not answered, as they typed it (an
+    address) or by name: another admin's are theirs (an address typed is not shown to
+    the other admins)."""
+    waiting = _waiting(league).filter(invited_by=by).select_related("invitee")
+    return [i.addressed_to for i in waiting.order_by("created_at", "pk")]
+
+
+def _waiting(league: League) -> Any:
+    return LeagueInvitation.objects.filter(league=league, accepted_at__isnull=True)
+
+
+def _mail(invitation: LeagueInvitation, to: str, language: str) -> None:
+    """The invitation email (``leagues/emails/invitation-*``), to ``to`` in ``language``.
+    Sent whatever the person's game-email choice, as the games' invitations are: a person
+    asked by another person, once."""
+    mail.queue(
+        kind="invitation",
+        template="invitation",
+        context={
+            "league": invitation.league.name,
+            "by": invitation.invited_by.name if invitation.invited_by else "",
+            "link": reverse("leagues:accept", kwargs={"token": invitation.token}),
+        },
+        email=to,
+        language=language,
+        league=invitation.league,
+    )
+
+
+def invitation_for(*, token: str, user: Any) -> LeagueInvitation:
+    """The invitation its page offers ``user`` (its league, who sent it), or the refusal
+    accepting it would get: the page says it before the button, not after. Writes
+    nothing."""
+    _require_signed_in(user)
+    found = LeagueInvitation.objects.select_related("league", "invited_by").filter(token=token)
+    return _acceptable(found.first(), user)
+
+
+def _acceptable(invitation: LeagueInvitation | None, user: Any) -> LeagueInvitation:
+    """For an invitation by address, any signed-in account that opened the link (0024);
+    for one by name, that account only (the refusal does not name it)."""
+    if invitation is None or invitation.accepted_at is not None:
+        raise NotFound(_("this invitation is not valid (any more)"))
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        raise NotAllowed(_("this invitation is for another account"))
     return invitation
 
 
 def accept_invitation(*, token: str, user: Any) -> Membership:
-    """The invited person (any signed-in account that opened the link) becomes a member."""
+    """The invited person becomes a member (:func:`_acceptable` says who may)."""
     _require_signed_in(user)
     with transaction.atomic():
-        invitation = LeagueInvitation.objects.select_for_update().filter(token=token).first()
-        if invitation is None or invitation.accepted_at is not None:
-            raise NotFound(_("this invitation is not valid (any more)"))
+        found = LeagueInvitation.objects.select_for_update().filter(token=token).first()
+        invitation = _acceptable(found, user)
         invitation.accepted_at = timezone.now()
         invitation.save(update_fields=["accepted_at"])
         membership, _created = Membership.objects.get_or_create(league=invitation.league, user=user)
@@ -326,6 +459,9 @@ def use_tool(*, game: Game | int, by: Any, tool: str, why: str, **arguments: Any
         raise NotAllowed(
             _("an admin does not seat themselves in a game of the league: another admin may")
         )
+    league = league_of(found)
+    if arguments.get("substitute") is not None and league is not None:
+        require_member(league, arguments["substitute"])  # (who joined, plays its games)
     with transaction.atomic():
         seated = list(User.objects.filter(seats__game=found))  # a replaced player too
         move = _TOOLS[tool](game=found.pk, by=by, why=why, authorized=True, **arguments)

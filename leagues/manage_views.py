@@ -20,7 +20,15 @@ from accounts.models import User
 from games.models import Game
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from leagues import manage, present, services
-from leagues.forms import AnnounceForm, InviteForm, LeagueForm, PersonForm, SeasonForm, ToolForm
+from leagues.forms import (
+    AnnounceForm,
+    InviteForm,
+    LeagueForm,
+    PersonForm,
+    SeasonForm,
+    TakeInForm,
+    ToolForm,
+)
 from leagues.models import League, Season
 
 
@@ -47,16 +55,22 @@ def _season(league: League, number: int) -> Season:
     return found
 
 
-def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) -> HttpResponse:
-    """Run ``action``: a refusal of who may is a 403 page, any other refusal a message."""
+def _act(
+    request: HttpRequest,
+    back: str,
+    action: Callable[[], Any],
+    done: str | Callable[[Any], str],
+) -> HttpResponse:
+    """Run ``action``: a refusal of who may is a 403 page, any other refusal a message;
+    ``done`` says what it did (a callable: from what ``action`` returned)."""
     try:
-        action()
+        result = action()
     except NotAllowed as exc:
         return _refused(request, exc)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, done)
+        messages.success(request, done(result) if callable(done) else done)
     return redirect(back)
 
 
@@ -120,8 +134,7 @@ def manage_page(request: HttpRequest, slug: str) -> HttpResponse:
             initial=initial, game_type=league.game_type, fixed_type=True, auto_id="settings-%s"
         ),
         "admin_form": PersonForm(prefix="admin"),
-        "member_form": PersonForm(prefix="member"),
-        "invite_form": InviteForm(),
+        "member_form": TakeInForm(prefix="member"),
         "season_form": SeasonForm(league=league, auto_id="season-%s"),
         "announce_form": AnnounceForm(),
         "admins": league.admins.order_by("id"),
@@ -129,6 +142,7 @@ def manage_page(request: HttpRequest, slug: str) -> HttpResponse:
         "is_owner": manage.is_owner(league, request.user),
         "members": [m.user for m in league.memberships.select_related("user")],
         "requests": [r.user for r in league.join_requests.select_related("user")],
+        "invited": manage.waiting_invitations(league=league, by=request.user),
         "seasons": league.seasons.order_by("-number"),
     }
     return render(request, "leagues/manage.html", context)
@@ -186,12 +200,14 @@ def edit(request: HttpRequest, league: League) -> HttpResponse:
 
 
 def _person(request: HttpRequest, prefix: str) -> User | None:
+    """The member named in the form (by display name only: never found by address, see
+    ``manage.find_by_name``), or None with the refusal said."""
     form = PersonForm(request.POST, prefix=prefix)
     if not form.is_valid():
-        messages.error(request, _("Give a name or an email address."))
+        messages.error(request, _("Give a member's display name."))
         return None
     try:
-        return manage.find_user(form.cleaned_data["who"])
+        return manage.find_by_name(form.cleaned_data["who"])
     except ServiceError as exc:
         messages.error(request, exc.message)
         return None
@@ -227,15 +243,36 @@ def dismiss(request: HttpRequest, league: League, user_id: int) -> HttpResponse:
 
 @_post
 def add_member(request: HttpRequest, league: League) -> HttpResponse:
-    user = _person(request, "member")
-    if user is None:
+    """Invite a player, by display name or address (``manage.take_in``): the answer for an
+    address is the same whether an account has it or not."""
+    form = TakeInForm(request.POST, prefix="member")
+    if not form.is_valid():
+        messages.error(request, _("Give a display name or an email address."))
         return redirect(_back(league))
+    return _take_in(request, league, form.cleaned_data["who"])
+
+
+def _take_in(request: HttpRequest, league: League, who: str) -> HttpResponse:
     return _act(
         request,
         _back(league),
-        lambda: services.add_member(league=league, user=user, by=request.user),
-        _("%(name)s is a member.") % {"name": user.name},
+        lambda: manage.take_in(league=league, by=request.user, who=who),
+        _said,
     )
+
+
+def _said(taken: manage.TakenIn) -> str:
+    """What taking someone in did, for the admin: for an address, the same words whether
+    an account has it or not (only what was typed, and whether it was typed before)."""
+    sentences = {
+        manage.Outcome.INVITED: _("Invitation sent to %(who)s."),
+        manage.Outcome.WAITING: _(
+            "An invitation to %(who)s is already waiting for an answer: none sent again."
+        ),
+        manage.Outcome.ACCEPTED: _("%(who)s had asked to join: request accepted."),
+        manage.Outcome.MEMBER: _("%(who)s is a member."),
+    }
+    return sentences[taken.outcome] % {"who": taken.who}
 
 
 @_post
@@ -267,17 +304,12 @@ def answer(request: HttpRequest, league: League, user_id: int, verdict: str) -> 
 
 @_post
 def invite(request: HttpRequest, league: League) -> HttpResponse:
+    """An invitation by address only (the page's one form posts to :func:`add_member`)."""
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Give an email address."))
         return redirect(_back(league))
-    email = form.cleaned_data["email"]
-    return _act(
-        request,
-        _back(league),
-        lambda: manage.invite(league=league, by=request.user, email=email),
-        _("Invitation sent to %(email)s.") % {"email": email},
-    )
+    return _take_in(request, league, form.cleaned_data["email"])
 
 
 @_post
@@ -449,15 +481,32 @@ def enter(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def accept(request: HttpRequest, token: str) -> HttpResponse:
-    """An emailed invitation's link: a button to join (a GET changes nothing)."""
+    """An emailed invitation's link: which league, from whom, and a button to join (a GET
+    changes nothing); an invitation that is not this reader's to take says so at once."""
     if request.method != "POST":
-        return render(request, "leagues/accept.html", {"token": token})
+        try:
+            invitation = manage.invitation_for(token=token, user=request.user)
+        except ServiceError as exc:
+            return _not_yours(request, exc)
+        context = {
+            "token": token,
+            "league": invitation.league,
+            "by": invitation.invited_by.name if invitation.invited_by else "",
+        }
+        return render(request, "leagues/accept.html", context)
     try:
         membership = manage.accept_invitation(token=token, user=request.user)
     except ServiceError as exc:
-        return _refused(request, exc)
+        return _not_yours(request, exc)
     messages.success(request, _("You are a member of this league."))
     return redirect("leagues:detail", slug=membership.league.slug)
+
+
+def _not_yours(request: HttpRequest, exc: ServiceError) -> HttpResponse:
+    """An invitation that is no more (404) or another account's (403), under the page's
+    own heading ("No such league" said of an invitation was wrong)."""
+    status = 404 if isinstance(exc, NotFound) else 403
+    return render(request, "leagues/accept.html", {"error": exc}, status=status)
 
 
 # -- the game tools ---------------------------------------------------------------------------
@@ -485,7 +534,7 @@ def tool(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
         arguments["seat"] = data["seat"] if data["seat"] is not None else -1
         if data["substitute"]:
             try:
-                arguments["substitute"] = manage.find_user(data["substitute"])
+                arguments["substitute"] = manage.find_by_name(data["substitute"])
             except ServiceError as exc:
                 messages.error(request, exc.message)
                 return redirect(back)

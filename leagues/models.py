@@ -198,10 +198,23 @@ class JoinRequest(models.Model):
 
 
 class LeagueInvitation(models.Model):
-    """An invitation by email; its link makes whoever opens it (signed in) a member."""
+    """An invitation to become a member, emailed with a link; following it (signed in) and
+    accepting makes the person a member: nobody is put in a league without saying yes.
+
+    By address (``email``, what the admin typed): whoever follows the link, as the games'
+    invitations by address. By a player's name (``invitee``, ``email`` empty): the email
+    goes to that account's own address, which the admin never sees, and only that account
+    accepts it (docs/decisions/0024 and 0028)."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
+    email = models.EmailField(blank=True)
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,  # (never an invitation by name left for anyone to take)
+        null=True,
+        blank=True,
+        related_name="league_invitations",
+    )
     token = models.CharField(max_length=64, unique=True)
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -211,9 +224,22 @@ class LeagueInvitation(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            # One or the other: an address typed, or the account named.
+            models.CheckConstraint(
+                condition=Q(invitee__isnull=True) & ~Q(email="")
+                | Q(invitee__isnull=False) & Q(email=""),
+                name="league_invitation_address_or_invitee",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"invitation of {self.email} to {self.league}"
+        return f"invitation of {self.addressed_to} to {self.league}"
+
+    @property
+    def addressed_to(self) -> str:
+        """Whom the admin typed, as they may see it: the address, else the player's name."""
+        return self.email if self.invitee is None else str(self.invitee.name)
 
 
 class Mail(models.Model):

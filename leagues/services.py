@@ -72,6 +72,17 @@ def _require_admin(league: League, user: Any, does: str) -> None:
         raise NotAllowed(_only_admins(does) % {"league": league.name})
 
 
+def require_member(league: League, user: Any) -> None:
+    """Refuse anyone who is not a member of ``league`` (a message on the admin's page, not
+    a 403: the admin may, the person is not in the league): admins appoint, enter and seat
+    as substitutes members only (docs/decisions/0028)."""
+    if not league.memberships.filter(user=user).exists():
+        raise InvalidRequest(
+            _("%(name)s is not a member of the league '%(league)s': invite them first")
+            % {"name": user.name, "league": league.name}
+        )
+
+
 def _league(league: League | str) -> League:
     if isinstance(league, League):
         return league
@@ -250,7 +261,9 @@ def join_league(*, league: League | str, user: Any) -> Membership:
 
 
 def add_member(*, league: League | str, user: Any, by: Any) -> Membership:
-    """An admin adds a member (open or closed league)."""
+    """An admin makes ``user`` a member at once (open or closed league), without asking
+    them: for tools and tests only. The site's admins invite (``leagues.manage.take_in``):
+    nobody is put in a league without saying yes (docs/decisions/0028)."""
     found = _league(league)
     _require_admin(found, by, "add_members")
     membership, _created = Membership.objects.get_or_create(league=found, user=user)
@@ -331,8 +344,10 @@ def open_season(
 
 
 def enter_season(*, season: Season | int, user: Any, by: Any = None) -> SeasonEntry:
-    """Enter a draft season: a member enters themself; an admin enters anyone (who becomes
-    a member). Entering twice returns the entry held."""
+    """Enter a draft season: a member enters themself; an admin enters a member (who
+    joined the league, so agreed to play its seasons: a season's games start and email
+    them; nobody else is entered without saying yes, docs/decisions/0028). Entering twice
+    returns the entry held."""
     by = user if by is None else by
     _require_signed_in(by)
     with transaction.atomic():
@@ -344,7 +359,7 @@ def enter_season(*, season: Season | int, user: Any, by: Any = None) -> SeasonEn
         _require_status(locked, Season.Status.DRAFT, "enter")
         if by.pk != getattr(user, "pk", None):
             _require_admin(league, by, "enter_others")
-            Membership.objects.get_or_create(league=league, user=user)
+            require_member(league, user)
         elif not league.memberships.filter(user=user).exists():
             raise NotAllowed(
                 _("join the league '%(league)s' first, then enter its seasons")

@@ -66,11 +66,13 @@ def test_a_league_admin_runs_a_season_to_its_standings_and_ratings(
     first, second = (sorted(g.seats.select_related("user"), key=lambda s: s.order) for g in games)
 
     # On the second game's page, Dee replaces its first seat's player by a substitute...
-    sub = make_user("sub")
+    # (a member of the league, found by display name: never by address)
+    sub = make_user("sub", display_name="Sub")
+    leagues.join_league(league=league, user=sub)
     second_player_pk = second[0].user_id
     page.goto(f"{base}/games/{games[1].pk}/")
     page.select_option("#replace-seat", "0")
-    page.fill("#replace-who", "sub@example.org")
+    page.fill("#replace-who", "Sub")
     page.fill("#replace-why", "p moved away")
     page.click("#tool-replace button[type=submit]")
     page.wait_for_load_state()

@@ -23,14 +23,18 @@ def setting(
     league: League, ada: User, bob: User, cy: User, dee: User, make_user: Any
 ) -> dict[str, Any]:
     """Ada runs Vegas Nights (not staff); Bob is a member; Cy a stranger; Dee runs another
-    league. A draft season and a running one with a game."""
+    league. A draft season and a running one with a game. (Bob has a display name: the
+    admins' forms find people by it, never by address.)"""
     assert not ada.is_staff
+    bob.display_name = "Bob"
+    bob.save(update_fields=["display_name"])
     leagues.join_league(league=league, user=bob)
     leagues.create_league(creator=dee, name="Other", game_type="vegas")
     eve = make_user("eve")
     JoinRequest.objects.create(league=league, user=eve)
     running = leagues.open_season(league=league, by=ada, players_per_game=2)
     for user in (bob, make_user("fay")):
+        leagues.join_league(league=league, user=user)  # (an admin enters members only)
         leagues.enter_season(season=running, user=user, by=ada)
     leagues.start_season(season=running, by=ada)
     draft = leagues.open_season(league=league, by=ada)
@@ -55,7 +59,7 @@ def _actions(s: dict[str, Any], bob: User) -> list[tuple[str, dict[str, str]]]:
                 "membership": "open",
             },
         ),
-        (f"{base}/manage/admins/", {"admin-who": bob.email}),
+        (f"{base}/manage/admins/", {"admin-who": "Bob"}),
         (f"{base}/manage/members/", {"member-who": "eve@example.com"}),
         (f"{base}/manage/members/{bob.pk}/remove/", {}),
         (f"{base}/manage/requests/{s['eve'].pk}/accept/", {}),
@@ -73,7 +77,7 @@ def _actions(s: dict[str, Any], bob: User) -> list[tuple[str, dict[str, str]]]:
             },
         ),
         (f"{base}/seasons/2/enrolment/", {"open": "0"}),
-        (f"{base}/seasons/2/entries/", {"member-who": bob.email}),
+        (f"{base}/seasons/2/entries/", {"member-who": "Bob"}),
         (f"{base}/seasons/2/start/", {}),
         (f"{base}/seasons/1/finish/", {}),
         (f"/leagues/games/{g}/tools/extend/", {"why": "x", "hours": "5"}),

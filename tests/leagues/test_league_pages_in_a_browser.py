@@ -37,7 +37,9 @@ def test_the_admin_pages_render(
     league = leagues.create_league(creator=ada, name="Vegas Nights", game_type="vegas")
     season = leagues.open_season(league=league, by=ada, players_per_game=3, smallest_table=2)
     for i in range(7):
-        leagues.enter_season(season=season, user=make_user(f"p{i}"), by=ada)
+        player = make_user(f"p{i}")
+        leagues.join_league(league=league, user=player)  # (an admin enters members only)
+        leagues.enter_season(season=season, user=player, by=ada)
     base = live_server.url
     _sign_in(page, base, ada)
     wider, found = {}, []

@@ -261,11 +261,18 @@ def lobby(*, user: Any) -> dict[str, list[Game]]:
     }
 
 
+VISITORS_WATCH = 20
+"""How many running public games the visitors' lobby lists to watch (the newest started)."""
+
+
 def visitors_lobby() -> dict[str, list[Game]]:
-    """What the lobby lists to a signed-out visitor (decision 0029): the public games with
-    a free seat, each a page to watch and a seat to take once signed in."""
+    """What the lobby lists to a signed-out visitor (decision 0029): the running public
+    games, newest started first, to watch (lichess' and OGS' lists of games being played),
+    and the public games with a free seat, to watch and to take a seat in once signed in."""
+    running = Game.objects.filter(status=Game.Status.ACTIVE, private=False)
+    watch = running.order_by("-started_at", "-id").prefetch_related("seats__user")
     joinable = selectors.joinable_games(user=None).prefetch_related("seats__user")[:50]
-    return {"joinable": list(joinable)}
+    return {"watch": list(watch[:VISITORS_WATCH]), "joinable": list(joinable)}
 
 
 def _longest_waiting_first(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -90,8 +90,8 @@ def _invitations(invitations: list[Any]) -> list[dict[str, Any]]:
 @require_http_methods(["GET", "HEAD"])
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby; with ``?game_type=``, the creation form of that game (the type first). A
-    signed-out visitor gets the public games with a free seat, to watch, and the way to
-    sign up to play (decision 0029)."""
+    signed-out visitor gets the public games being played and those with a free seat, to
+    watch, and the way to sign up to play (decision 0029)."""
     if not _signed_in(request):
         return _visitors_lobby(request)
     game_type = request.GET.get("game_type", "")
@@ -114,6 +114,7 @@ def _lobby(request: HttpRequest, form: CreateGameForm | None, status: int = 200)
 def _visitors_lobby(request: HttpRequest) -> HttpResponse:
     found = queries.visitors_lobby()
     context = {
+        "watch": [present.game_row(g) for g in found["watch"]],
         "joinable": [present.game_row(g) for g in found["joinable"]],
         "here": reverse("web:lobby"),
     }

@@ -227,17 +227,21 @@ def test_an_open_game_shows_a_visitor_its_free_seat_and_no_join_button(
 
 
 def test_the_lobby_lists_a_visitor_the_public_games_to_watch(
-    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
+    client: Any, ada: Any, bob: Any, cy: Any, dee: Any, make_game: Any
 ) -> None:
     public = make_game(ada, start=False, seats=3)
     private = make_game(cy, start=False, seats=3, private=True)
     running = make_game(ada, bob)
+    hidden = make_game(cy, dee, private=True)
+    assert 'href="/games/" id="watch"' in client.get("/").content.decode()  # (the home page)
     response = client.get("/games/")
     assert response.status_code == 200
     html = response.content.decode()
-    assert f'href="/games/{public.pk}/"' in html
-    assert f'href="/games/{private.pk}/"' not in html and cy.name not in page_text(html)
-    assert f'href="/games/{running.pk}/"' not in html  # (full: not open to join)
+    watch, joinable = html.split('id="h-watch"', 1)[1].split('id="h-joinable"', 1)
+    assert f'href="/games/{running.pk}/"' in watch and f'href="/games/{public.pk}/"' in joinable
+    for game in (private, hidden):
+        assert f'href="/games/{game.pk}/"' not in html
+    assert cy.name not in page_text(html) and dee.name not in page_text(html)
     assert 'method="post"' not in html and "Create a game" not in page_text(html)
     assert 'href="/accounts/signup/?next=/games/"' in html
     new = client.get("/games/new/")

@@ -246,3 +246,18 @@ def test_the_lobby_lists_a_visitor_the_public_games_to_watch(
     assert 'href="/accounts/signup/?next=/games/"' in html
     new = client.get("/games/new/")
     assert new.status_code == 302 and new["Location"].startswith("/accounts/login/")
+
+
+def test_a_finished_game_shows_a_visitor_its_result_and_seed_without_the_api_s_link(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """After the end the seed is public (decision 0000), to a visitor too; the API's
+    verification needs an account (a visitor's link would answer 401): not offered."""
+    game = make_game(ada, bob, game_type="vegas")
+    services.resign(game=game, user=bob)
+    game.refresh_from_db()
+    html = _visitor_page(client, game)
+    assert "Result" in page_text(html) and game.seed in html
+    assert "/verify/" not in html and "data-live-url" not in html
+    client.force_login(ada)
+    assert "/verify/" in client.get(f"/games/{game.pk}/").content.decode()

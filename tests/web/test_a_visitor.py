@@ -5,6 +5,7 @@ sends them to sign in and changes nothing."""
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from typing import Any
 
@@ -18,6 +19,7 @@ from games import services
 from games.models import ChatMessage, Game
 from games.services import talk
 from games.web import board_cache
+from tests.conftest import PASSWORD
 from tests.web.helpers import actor, footprint, page_text
 from tests.web.test_hidden_information import leaks
 
@@ -261,3 +263,18 @@ def test_a_finished_game_shows_a_visitor_its_result_and_seed_without_the_api_s_l
     assert "/verify/" not in html and "data-live-url" not in html
     client.force_login(ada)
     assert "/verify/" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_signing_in_from_the_call_brings_the_visitor_back_to_the_game(
+    client: Any, ada: Any, bob: Any, cy: Any, make_game: Any
+) -> None:
+    game = make_game(ada, bob, game_type="vegas")
+    html = _visitor_page(client, game)
+    login = re.search(r'href="([^"]+)" id="visitor-sign-in"', html)
+    assert login is not None
+    url = html_lib.unescape(login[1])
+    response = client.post(url, {"login": cy.email, "password": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert "Sign in or create an account" not in page_text(
+        client.get(response["Location"]).content.decode()
+    )

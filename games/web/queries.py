@@ -261,6 +261,11 @@ def lobby(*, user: Any) -> dict[str, list[Game]]:
     }
 
 
+def is_public_game(game_id: int) -> bool:
+    """Whether game ``game_id`` exists and is public: what a signed-out visitor may watch."""
+    return Game.objects.filter(pk=game_id, private=False).exists()
+
+
 VISITORS_WATCH = 20
 """How many running public games the visitors' lobby lists to watch (the newest started)."""
 

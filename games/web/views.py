@@ -47,11 +47,12 @@ def _signed_in(request: HttpRequest) -> bool:
     return bool(request.user.is_authenticated)
 
 
-def _game_refused(request: HttpRequest, error: ServiceError) -> HttpResponse:
-    """A game page the viewer may not see. A signed-out visitor is sent to sign in, for a
-    private game and a missing one alike: the answer tells nothing of whether the game
-    exists (decision 0029); signed in, they are told which (as before: 0024)."""
-    if not _signed_in(request):
+def _game_refused(request: HttpRequest, error: ServiceError, game_id: int) -> HttpResponse:
+    """A game page refused. A signed-out visitor is sent to sign in, for a private game and
+    a missing one alike: the answer tells nothing of whether the game exists (decision
+    0029); signed in, they are told which (as before: 0024). A public game's own refusal
+    (a move its log lacks) is said to anyone (a query, on this path only)."""
+    if not _signed_in(request) and not queries.is_public_game(game_id):
         return redirect_to_login(request.get_full_path())
     return _refused(request, error)
 
@@ -238,7 +239,7 @@ def replay(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     try:
         page = queries.replay_page(game_id=game_id, seq=seq, user=request.user)
     except (NotFound, NotAllowed) as exc:
-        return _game_refused(request, exc)
+        return _game_refused(request, exc, game_id)
     except ServiceError as exc:
         return _refused(request, exc)
     shown, position = page["game"], page["position"]
@@ -405,7 +406,7 @@ def _board(
     try:
         page = queries.board_page(game_id=game_id, user=request.user)
     except (NotFound, NotAllowed) as exc:
-        return _game_refused(request, exc)
+        return _game_refused(request, exc, game_id)
     shown = page["game"]
     visitor = not _signed_in(request)
     text = typed.data.get("text", "") if typed is not None else ""

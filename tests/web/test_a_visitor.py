@@ -278,3 +278,13 @@ def test_signing_in_from_the_call_brings_the_visitor_back_to_the_game(
     assert "Sign in or create an account" not in page_text(
         client.get(response["Location"]).content.decode()
     )
+
+
+def test_a_move_a_public_game_lacks_is_said_to_a_visitor(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """Not the sign-in page: the game is there for anyone to see, the move is not."""
+    game = make_game(ada, bob, game_type="vegas")
+    response = client.get(f"/games/{game.pk}/moves/999/")
+    assert response.status_code == 404
+    assert f"Game #{game.pk} has no move 999" in page_text(response.content.decode())

@@ -47,11 +47,13 @@ def game_by_id(*, game_id: int) -> Game:
 
 
 def joinable_games(*, user: Any) -> QuerySet[Game]:
-    """Open public games with a free seat that ``user`` does not sit in, oldest first."""
+    """Open public games with a free seat that ``user`` does not sit in, oldest first (a
+    signed-out visitor sits in none: the visitors' lobby lists them all)."""
+    found = Game.objects.filter(status=Game.Status.OPEN, private=False)
+    if getattr(user, "is_authenticated", False):
+        found = found.exclude(seats__user=user)
     return (
-        Game.objects.filter(status=Game.Status.OPEN, private=False)
-        .exclude(seats__user=user)
-        .annotate(taken=Count("seats"))
+        found.annotate(taken=Count("seats"))
         .filter(taken__lt=F("max_seats"))
         .order_by("created_at", "id")
     )

@@ -23,6 +23,13 @@ verified address, which the key does not follow). A stored page holds no secret:
 token and the move form's idempotency key are stand-ins, replaced on each answer by a fresh
 masked token and a fresh key. The key holds the viewer, so nobody gets another's page.
 
+A signed-out visitor (decision 0029) reads a public game's page as a spectator does, with
+no seat, no talk, no notes, no tools and no next game: every visitor gets the same page of
+a position in one language, so they share one key, marked ``visitor`` in its name and in
+what it hashes (no account's key can equal it), read with no viewer (``NULL``: a bot's
+seat, whose player is ``NULL`` too, never matches it). A private game is never stored for
+them (they are sent to sign in before it is drawn).
+
 The ``ETag`` is the key's hash with the viewer's CSRF secret (a 304 keeps the browser's
 copy, whose token must still be valid); ``If-None-Match`` with it gets a 304.
 ``settings.BOARD_PAGE_CACHE = False`` turns all of it off (the benchmark's cold render)."""
@@ -199,8 +206,10 @@ def fingerprint(game_id: int, user: Any) -> tuple[Any, ...] | None:
     an invitation, not PostgreSQL)."""
     if connection.vendor != "postgresql":
         return None
+    signed_in = bool(user.is_authenticated)
+    viewer = user.pk if signed_in else None
     with connection.cursor() as cursor:
-        cursor.execute(_sql(), {"game": game_id, "viewer": user.pk})
+        cursor.execute(_sql(), {"game": game_id, "viewer": viewer})
         row = cursor.fetchone()
     if row is None:
         return None
@@ -208,7 +217,7 @@ def fingerprint(game_id: int, user: Any) -> tuple[Any, ...] | None:
     seated = rest[2]
     if not started or status == "open":
         return None
-    if private and not (seated or creator == user.pk or user.is_staff):
+    if private and not (signed_in and (seated or creator == user.pk or user.is_staff)):
         return None
     moment = int(timezone.now().timestamp() // CLOCK_STEP) if clock_runs else None
     return (game_id, status, *rest, moment)
@@ -217,18 +226,24 @@ def fingerprint(game_id: int, user: Any) -> tuple[Any, ...] | None:
 def key_for(request: HttpRequest, found: tuple[Any, ...]) -> str:
     """The stored page's key: the data, the viewer and how they read, the code."""
     user: Any = request.user
-    reader = (
-        user.pk,
-        user.email,
-        user.display_name,
-        user.is_staff,
-        user.language,
-        user.time_zone,
-        str(present.viewer_zone(user)),
-        translation.get_language(),
-    )
+    reader: tuple[Any, ...]
+    if user.is_authenticated:
+        who = str(user.pk)
+        reader = (
+            user.pk,
+            user.email,
+            user.display_name,
+            user.is_staff,
+            user.language,
+            user.time_zone,
+            str(present.viewer_zone(user)),
+            translation.get_language(),
+        )
+    else:  # every signed-out visitor: one page (the Accept-Language chose the language)
+        who = "visitor"
+        reader = (who, str(present.viewer_zone(user)), translation.get_language())
     digest = hashlib.sha256(repr((code_version(), reader, found)).encode()).hexdigest()
-    return f"{PREFIX}{found[0]}:{user.pk}:{digest[:40]}"
+    return f"{PREFIX}{found[0]}:{who}:{digest[:40]}"
 
 
 def _etag(request: HttpRequest, key: str) -> str:

@@ -71,6 +71,8 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
     )
     manages = is_open and may_manage(game, user)
     free = len(shown["seats"]) < game.max_seats
+    # A signed-out visitor watches (decision 0029): the page asks them to sign in to play.
+    signed_in = bool(getattr(user, "is_authenticated", False))
     refusal = start_refusal(game=game, by=user) if is_open and seated else None
     return {
         "game": shown,
@@ -83,7 +85,8 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         # not start yet is told why (the service's own refusal).
         "may_start": is_open and seated and refusal is None,
         "start_refusal": refusal if manages else None,
-        "may_join": is_open and not seated and not game.private and free,
+        "may_join": signed_in and is_open and not seated and not game.private and free,
+        "seat_free": is_open and not game.private and free,
         "may_leave": is_open and seated,
         "may_resign": playing,
         "may_invite": is_open and seated and free,
@@ -149,11 +152,14 @@ def live_tag(game: Game, user: Any) -> dict[str, Any]:
     offers = TradeOffer.objects.filter(game=game).order_by("pk")
     answers = list(offers.values_list("pk", "status", "accepted_by"))
     seats = list(game.seats.order_by("order").values_list("user_id", "resigned", "to_act", "id"))
-    mine = any(u == user.pk and not resigned and acts for u, resigned, acts, _ in seats)
-    seat = next(
-        (Seat(pk=pk, game_id=game.pk, user_id=u) for u, *_, pk in seats if u == user.pk), None
-    )
-    said = talk.newest_seen(seat) if seat is not None and user.pk is not None else None
+    # A signed-out visitor's pk is None, as a bot seat's user: they are never "mine".
+    me = user.pk if getattr(user, "is_authenticated", False) else None
+    ours = [
+        (u, resigned, acts, pk) for u, resigned, acts, pk in seats if me is not None and u == me
+    ]
+    mine = any(not resigned and acts for _u, resigned, acts, _pk in ours)
+    seat = next((Seat(pk=pk, game_id=game.pk, user_id=u) for u, *_, pk in ours), None)
+    said = talk.newest_seen(seat) if seat is not None else None
     digest = hashlib.sha256(repr((answers, seats, said)).encode()).hexdigest()[:16]
     tag = f"{game.version}-{game.status}-{digest}"
     return {"tag": tag, "your_turn": mine and game.status == Game.Status.ACTIVE}
@@ -253,6 +259,25 @@ def lobby(*, user: Any) -> dict[str, list[Game]]:
         "joinable": list(selectors.joinable_games(user=user).prefetch_related("seats__user")[:50]),
         "finished": list(mine(Game.Status.FINISHED)[:FINISHED_SHOWN]),
     }
+
+
+def is_public_game(game_id: int) -> bool:
+    """Whether game ``game_id`` exists and is public: what a signed-out visitor may watch."""
+    return Game.objects.filter(pk=game_id, private=False).exists()
+
+
+VISITORS_WATCH = 20
+"""How many running public games the visitors' lobby lists to watch (the newest started)."""
+
+
+def visitors_lobby() -> dict[str, list[Game]]:
+    """What the lobby lists to a signed-out visitor (decision 0029): the running public
+    games, newest started first, to watch (lichess' and OGS' lists of games being played),
+    and the public games with a free seat, to watch and to take a seat in once signed in."""
+    running = Game.objects.filter(status=Game.Status.ACTIVE, private=False)
+    watch = running.order_by("-started_at", "-id").prefetch_related("seats__user")
+    joinable = selectors.joinable_games(user=None).prefetch_related("seats__user")[:50]
+    return {"watch": list(watch[:VISITORS_WATCH]), "joinable": list(joinable)}
 
 
 def _longest_waiting_first(games: QuerySet[Game]) -> QuerySet[Game]:

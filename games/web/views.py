@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -40,6 +41,20 @@ def _render(
 def _refused(request: HttpRequest, error: ServiceError) -> HttpResponse:
     status = 404 if isinstance(error, NotFound) else 403
     return _render(request, "games/refused.html", {"error": error}, status=status)
+
+
+def _signed_in(request: HttpRequest) -> bool:
+    return bool(request.user.is_authenticated)
+
+
+def _game_refused(request: HttpRequest, error: ServiceError, game_id: int) -> HttpResponse:
+    """A game page refused. A signed-out visitor is sent to sign in, for a private game and
+    a missing one alike: the answer tells nothing of whether the game exists (decision
+    0029); signed in, they are told which (as before: 0024). A public game's own refusal
+    (a move its log lacks) is said to anyone (a query, on this path only)."""
+    if not _signed_in(request) and not queries.is_public_game(game_id):
+        return redirect_to_login(request.get_full_path())
+    return _refused(request, error)
 
 
 # -- home: what Lords is (signed out), the player's desk (signed in) -------------------------
@@ -73,10 +88,13 @@ def _invitations(invitations: list[Any]) -> list[dict[str, Any]]:
 # -- the lobby -----------------------------------------------------------------------------
 
 
-@login_required
 @require_http_methods(["GET", "HEAD"])
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The lobby; with ``?game_type=``, the creation form of that game (the type first)."""
+    """The lobby; with ``?game_type=``, the creation form of that game (the type first). A
+    signed-out visitor gets the public games being played and those with a free seat, to
+    watch, and the way to sign up to play (decision 0029)."""
+    if not _signed_in(request):
+        return _visitors_lobby(request)
     game_type = request.GET.get("game_type", "")
     form = CreateGameForm(game_type=game_type) if game_type in slugs() else None
     return _lobby(request, form)
@@ -92,6 +110,16 @@ def _lobby(request: HttpRequest, form: CreateGameForm | None, status: int = 200)
     invitations = _invitations(queries.invitations_for(user=request.user))
     context = {**sections, "form": form, "game_types": types, "invitations": invitations}
     return _render(request, "games/lobby.html", context, status=status)
+
+
+def _visitors_lobby(request: HttpRequest) -> HttpResponse:
+    found = queries.visitors_lobby()
+    context = {
+        "watch": [present.game_row(g) for g in found["watch"]],
+        "joinable": [present.game_row(g) for g in found["joinable"]],
+        "here": reverse("web:lobby"),
+    }
+    return _render(request, "games/visitors_lobby.html", context)
 
 
 @login_required
@@ -156,10 +184,14 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 # -- the board page ------------------------------------------------------------------------
 
 
-@login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board page. A signed-out visitor reads a public game's page as a signed-in
+    spectator does, without a control that needs an account (decision 0029); a private or
+    missing game, and a POST, send them to sign in."""
     if request.method == "POST":
+        if not _signed_in(request):
+            return redirect_to_login(request.get_full_path())
         return _submit(request, game_id)
     return board_cache.serve(
         request, game_id, lambda stand_ins: _board(request, game_id, stand_ins=stand_ins)
@@ -199,13 +231,15 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
 # -- every past position, and what an open page polls ------------------------------------
 
 
-@login_required
 @require_http_methods(["GET", "HEAD"])
 def replay(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     """The position after Move ``seq`` as the viewer could see it then, with first, back,
-    forward, last and a move number (each position has its URL)."""
+    forward, last and a move number (each position has its URL). A signed-out visitor
+    replays a public game as a spectator does (decision 0029)."""
     try:
         page = queries.replay_page(game_id=game_id, seq=seq, user=request.user)
+    except (NotFound, NotAllowed) as exc:
+        return _game_refused(request, exc, game_id)
     except ServiceError as exc:
         return _refused(request, exc)
     shown, position = page["game"], page["position"]
@@ -231,7 +265,6 @@ def replay(request: HttpRequest, game_id: int, seq: int) -> HttpResponse:
     return _render(request, "games/replay.html", context)
 
 
-@login_required
 @require_http_methods(["GET", "HEAD"])
 def replay_goto(request: HttpRequest, game_id: int) -> HttpResponse:
     """The move-number field of the replay (a GET form, no JavaScript): to that move's URL;
@@ -243,14 +276,17 @@ def replay_goto(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("web:replay", game_id=game_id, seq=int(raw))
 
 
-@login_required
 @require_http_methods(["GET", "HEAD"])
 def live(request: HttpRequest, game_id: int) -> HttpResponse:
     """A tag that changes when the board page would (``ETag``; ``If-None-Match`` gets a
-    304), and whether it is the viewer's turn: polled by ``games/live.js``."""
+    304), and whether it is the viewer's turn: polled by ``games/live.js``, on a signed-out
+    visitor's page too (a public game's; a private or missing game is one refusal to them,
+    JSON, not the sign-in page a script cannot read: decision 0029)."""
     try:
         found = queries.live_version(game_id=game_id, user=request.user)
     except ServiceError as exc:
+        if not _signed_in(request) and isinstance(exc, (NotFound, NotAllowed)):
+            return JsonResponse({"error": _("sign in first")}, status=403)
         return JsonResponse({"error": exc.message}, status=exc.status)
     etag = f'"{found["tag"]}"'
     if request.headers.get("If-None-Match") == etag:
@@ -370,8 +406,9 @@ def _board(
     try:
         page = queries.board_page(game_id=game_id, user=request.user)
     except (NotFound, NotAllowed) as exc:
-        return _refused(request, exc)
+        return _game_refused(request, exc, game_id)
     shown = page["game"]
+    visitor = not _signed_in(request)
     text = typed.data.get("text", "") if typed is not None else ""
     form = MoveForm.fresh(version=shown["version"], text=str(text))
     if confirm is not None and typed is None:
@@ -397,6 +434,9 @@ def _board(
         "may_start": page["may_start"],
         "start_refusal": page["start_refusal"],
         "may_join": page["may_join"],
+        # A signed-out visitor: no control, a call to sign in (or up) to play instead.
+        "visitor": visitor,
+        "seat_free": page["seat_free"],
         "may_leave": page["may_leave"],
         "may_resign": page["may_resign"],
         "may_invite": page["may_invite"],
@@ -415,7 +455,7 @@ def _board(
         "board": _drawn_board(shown, page["changed"]),
         "fair": _fair_dice(shown),
         "live_tag": page["live_tag"],
-        "next_game": None if shown["your_turn"] else _next_game(request.user, game_id),
+        "next_game": None if shown["your_turn"] or visitor else _next_game(request.user, game_id),
     }
     if stand_ins:  # above the context processor's token
         context["csrf_token"] = board_cache.stand_ins()[0]

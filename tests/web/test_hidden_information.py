@@ -1,5 +1,6 @@
 """Before the end no page shows the seed or the order of a hidden list (Vegas: the pile of
-notes; Lords of Vegas: the deck), to any seat or spectator; after it the seed is shown."""
+notes; Lords of Vegas: the deck), to any seat or spectator, signed in or not; after it the
+seed is shown."""
 
 from __future__ import annotations
 
@@ -49,10 +50,15 @@ def test_no_page_shows_a_secret_before_the_end(
         legal = selectors.game_view(game=game, user=player)["legal_commands"]
         services.submit_command(game=game, user=player, text=legal[-1]["text"], source="web")
         game.refresh_from_db()
-        for viewer in (ada, bob, cy):
-            client.force_login(viewer)
-            for url in (f"/games/{game.pk}/", "/games/"):
-                assert leaks(client.get(url).content.decode(), game) == [], (viewer, url)
+        for viewer in (ada, bob, cy, None):  # (None: a signed-out visitor, decision 0029)
+            if viewer is None:
+                client.logout()
+            else:
+                client.force_login(viewer)
+            for url in (f"/games/{game.pk}/", "/games/", f"/games/{game.pk}/moves/{game.version}/"):
+                response = client.get(url)
+                assert response.status_code == 200, (viewer, url)
+                assert leaks(response.content.decode(), game) == [], (viewer, url)
 
 
 def test_the_seed_is_shown_after_the_end(client: Any, ada: Any, bob: Any, make_game: Any) -> None:

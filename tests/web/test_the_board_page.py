@@ -18,8 +18,9 @@ from tests.web.helpers import actor, page_text
 pytestmark = pytest.mark.django_db
 
 
-def test_it_needs_a_sign_in(client: Any, ada: Any, bob: Any, make_game: Any) -> None:
-    game = make_game(ada, bob)
+def test_a_private_game_needs_a_sign_in(client: Any, ada: Any, bob: Any, make_game: Any) -> None:
+    """(A public game's page is open to a signed-out visitor: tests/web/test_a_visitor.py.)"""
+    game = make_game(ada, bob, private=True)
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")

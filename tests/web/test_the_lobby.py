@@ -14,8 +14,9 @@ from tests.web.helpers import actor, page_text
 pytestmark = pytest.mark.django_db
 
 
-def test_it_needs_a_sign_in(client: Any) -> None:
-    response = client.get("/games/")
+def test_creating_a_game_needs_a_sign_in(client: Any) -> None:
+    """(A signed-out visitor's lobby lists the games to watch: tests/web/test_a_visitor.py.)"""
+    response = client.get("/games/new/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
 

@@ -298,15 +298,19 @@ def _leagues(user: User) -> dict[str, Any]:
 
 
 def _league_invitations(user: User) -> dict[str, list[dict[str, Any]]]:
-    """League invitations to the person's address (with their link's token: it is theirs)
-    and those they sent (without it), as for the games' invitations."""
-    received = LeagueInvitation.objects.filter(to_verified("email", user)).select_related("league")
-    sent = LeagueInvitation.objects.filter(invited_by=user).select_related("league")
+    """League invitations to the person's address or by their name (with their link's
+    token: it is theirs) and those they sent (without it), as for the games' invitations."""
+    found = LeagueInvitation.objects.select_related("league", "invitee")
+    received = found.filter(Q(invitee=user) | to_verified("email", user))
+    sent = found.filter(invited_by=user)
 
     def row(invitation: LeagueInvitation, *, token: bool) -> dict[str, Any]:
+        # (by a player's name: no address, the player named, as the games' invitations)
+        invitee = invitation.invitee
         found = {
             "league": invitation.league.slug,
-            "email": invitation.email,
+            "email": invitation.email or None,
+            "player": None if invitation.email or invitee is None else invitee.name,
             "invited_by": invitation.invited_by_id,
             "created_at": invitation.created_at,
             "accepted_at": invitation.accepted_at,

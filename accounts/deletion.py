@@ -139,6 +139,7 @@ def _forget_invitations(user: User) -> None:
     # the answered ones keep the former player's name.
     Invitation.objects.filter(invitee=user, accepted_at__isnull=True).delete()
     Invitation.objects.filter(invitee=user).exclude(email="").update(email=former_email(user.pk))
+    LeagueInvitation.objects.filter(invitee=user, accepted_at__isnull=True).delete()
     JoinRequest.objects.filter(user=user).delete()
 
 

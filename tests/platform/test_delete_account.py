@@ -322,6 +322,8 @@ def test_her_notes_go_her_table_talk_stays_under_former_player(
     manage.invite(league=closed, by=bob, email=EMAIL)
     waiting = make_game(bob, cy, seats=3, start=False)
     by_name = services.invite_player(game=waiting, by=bob, who=zed.name)
+    owls = leagues.create_league(creator=bob, name="Night Owls", game_type="vegas")
+    manage.take_in(league=owls, by=bob, who=zed.name)
 
     delete_account(user=zed)
 
@@ -336,6 +338,8 @@ def test_her_notes_go_her_table_talk_stays_under_former_player(
     assert not LeagueMail.objects.filter(to__iexact=EMAIL).exists()
     # An invitation by name (it keeps no address) goes too (found by review).
     assert not Invitation.objects.filter(pk=by_name.pk).exists()
+    # So does a league's (decision 0028; noticed by the change that brought them).
+    assert not LeagueInvitation.objects.filter(invitee=zed).exists()
 
 
 def test_the_goodbye_page_is_in_the_players_language(make_user: Callable[..., User]) -> None:

@@ -265,3 +265,22 @@ def test_an_unconfirmed_address_gets_nothing_sent_to_it(bob: User, make_user: An
     assert Invitation.objects.filter(pk=invited.pk, email="alice@example.net").exists()
     assert LeagueInvitation.objects.filter(pk=to_alice.pk, email="alice@example.net").exists()
     assert LeagueMail.objects.filter(to="alice@example.net").exists()
+
+
+def test_it_holds_the_league_invitations_by_her_name(ada: User, bob: User) -> None:
+    """An invitation by a player's name keeps no address (decision 0028): the file left
+    out those she received, and showed the inviter's copy with an empty address (noticed
+    by the change that brought them)."""
+    User.objects.filter(pk=ada.pk).update(display_name="Ada")
+    league = leagues.create_league(creator=bob, name="Night Owls", game_type="vegas")
+    manage.take_in(league=league, by=bob, who="Ada")
+    [invitation] = league.invitations.all()
+    _, hers = _download(ada)
+    assert [
+        (i["league"], i["email"], i["player"], i["token"])
+        for i in hers["leagues"]["invitations"]["received"]
+    ] == [(league.slug, None, "Ada", invitation.token)]
+    _, his = _download(bob)
+    sent = his["leagues"]["invitations"]["sent"]
+    assert [(i["league"], i["email"], i["player"]) for i in sent] == [(league.slug, None, "Ada")]
+    assert "token" not in sent[0]

@@ -40,6 +40,7 @@ def client(client: Any) -> Any:
     client.defaults["REMOTE_ADDR"] = f"2001:db8:{uuid.uuid4().hex[:4]}::{uuid.uuid4().hex[:4]}"
     return client
 
+
 # -- the page as a tree ------------------------------------------------------------------------
 
 _VOID = {"input", "br", "img", "hr", "meta", "link", "source", "wbr", "col", "area", "base"}
@@ -210,9 +211,7 @@ def test_the_addresses_page_keeps_its_buttons_in_the_card(client: Any, ada: User
     assert_drawn_as_the_site_s(added, "email")
 
 
-def test_the_settings_page_leads_to_the_addresses_and_the_password(
-    client: Any, ada: User
-) -> None:
+def test_the_settings_page_leads_to_the_addresses_and_the_password(client: Any, ada: User) -> None:
     client.force_login(ada)
     links = main_of(client.get("/profile/")).all("a")
     hrefs = {a.attrs.get("href"): a.text() for a in links}
@@ -224,9 +223,7 @@ def test_too_many_requests_is_a_page_of_the_site(client: Any) -> None:
     """allauth's limits (here five password resets a minute for one address) answered a
     bare English page with no way back."""
     address = f"limit-{uuid.uuid4().hex[:8]}@example.org"
-    answers = [
-        client.post("/accounts/password/reset/", {"email": address}) for _ in range(6)
-    ]
+    answers = [client.post("/accounts/password/reset/", {"email": address}) for _ in range(6)]
     assert [a.status_code for a in answers[:5]] == [302] * 5
     last = answers[5]
     assert last.status_code == 429
@@ -296,8 +293,9 @@ def _pages(client: Any, make_user: Callable[..., User]) -> Iterator[tuple[str, A
     yield "sign in", get("/accounts/login/")
     yield "sign in refused", post("/accounts/login/", {"login": "x@example.org", "password": "x"})
     yield "sign up", get("/accounts/signup/")
-    yield "sign up refused", post(
-        "/accounts/signup/", {"email": "nope", "password1": "123", "password2": "1234"}
+    yield (
+        "sign up refused",
+        post("/accounts/signup/", {"email": "nope", "password1": "123", "password2": "1234"}),
     )
     yield "password reset", get("/accounts/password/reset/")
     yield "reset sent", post("/accounts/password/reset/", {"email": "x@example.org"}, follow=True)
@@ -310,12 +308,16 @@ def _pages(client: Any, make_user: Callable[..., User]) -> Iterator[tuple[str, A
     client.force_login(player)
     yield "addresses", get("/accounts/email/")
     yield "address refused", post("/accounts/email/", {"action_add": "", "email": "bad"})
-    yield "primary refused", post(
-        "/accounts/email/", {"action_remove": "", "email": player.email}, follow=True
+    yield (
+        "primary refused",
+        post("/accounts/email/", {"action_remove": "", "email": player.email}, follow=True),
     )
     yield "password change", get("/accounts/password/change/")
-    yield "password change refused", post(
-        "/accounts/password/change/", {"oldpassword": "no", "password1": "1", "password2": "2"}
+    yield (
+        "password change refused",
+        post(
+            "/accounts/password/change/", {"oldpassword": "no", "password1": "1", "password2": "2"}
+        ),
     )
     yield "signed in already", get("/accounts/password/reset/")
     yield "confirm it is you", get("/accounts/reauthenticate/")

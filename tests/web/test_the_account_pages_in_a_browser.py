@@ -1,0 +1,78 @@
+"""allauth's sign-up and sign-in pages in Chromium on a phone (tests/web/test_the_account_pages.py
+reads their markup): the account pages' stylesheet loads under the site's CSP, each input
+takes its card's width, nothing is wider than the phone, and axe-core finds no serious
+violation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, pytestmark  # noqa: F401
+
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:  # pragma: no cover - the test below says so
+    Axe = None
+
+from playwright.sync_api import Page, sync_playwright
+
+# Each text input's width less its .field's (0: the input takes the card's width).
+SPARE_WIDTH = """() => [...document.querySelectorAll(
+    'main .field > input:not([type=checkbox]):not([type=radio])')].map(
+    i => [i.name, Math.round(i.parentElement.clientWidth - i.getBoundingClientRect().width)])"""
+
+
+@pytest.fixture
+def phone(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context.set_default_timeout(15_000)
+        yield context.new_page()
+        browser.close()
+        connections.close_all()
+
+
+@pytest.mark.skipif(Axe is None, reason="axe-playwright-python is not installed")
+def test_sign_up_and_sign_in_on_a_phone(
+    transactional_db: Any, live_server: Any, phone: Page, make_user: Any
+) -> None:
+    ada = make_user("ada")
+    blocked: list[str] = []  # what the policy refused, and any file the pages asked in vain
+    phone.on("console", lambda m: blocked.append(m.text) if "Security Policy" in m.text else None)
+    phone.on(
+        "response",
+        lambda r: blocked.append(r.url) if r.status >= 400 and "favicon" not in r.url else None,
+    )
+    phone.goto(f"{live_server.url}/accounts/signup/")
+    phone.fill("input[name=email]", ada.email)  # taken
+    phone.fill("input[name=display_name]", "Ada")
+    phone.fill("input[name=password1]", "short")
+    phone.fill("input[name=password2]", "short")
+    phone.click("form button[type=submit]")
+    phone.wait_for_selector(".field.has-error")
+    problems: list[Any] = []
+    for url in (None, "/accounts/login/"):
+        if url:
+            phone.goto(f"{live_server.url}{url}")
+        where = url or "sign-up refused"
+        assert phone.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") != (
+            "1200px"
+        ), f"{where}: the account pages' stylesheet did not load"
+        problems += [(where, name, spare) for name, spare in phone.evaluate(SPARE_WIDTH) if spare]
+        wide = phone.evaluate("document.documentElement.scrollWidth - innerWidth")
+        if wide > 0:
+            problems.append((where, "wider than the phone by", wide))
+        found = Axe().run(phone).response["violations"]
+        problems += [
+            (where, v["id"], v["impact"], len(v["nodes"]))
+            for v in found
+            if v["impact"] in ("serious", "critical")
+        ]
+    assert problems == []
+    assert blocked == []

@@ -23,7 +23,7 @@ def test_a_visitor_watches_a_public_game_follow_its_moves(
     game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "2024"})
     page.set_viewport_size({"width": 390, "height": 844})  # a phone, the link shared to it
     said: list[str] = []  # the scripts' errors and the requests refused (a resource that
-    # fails is said in the console too: by its address here; the site has no favicon yet)
+    # fails is said in the console too: by its address here)
     page.on("pageerror", lambda e: said.append(str(e)))
     page.on(
         "console",
@@ -35,11 +35,7 @@ def test_a_visitor_watches_a_public_game_follow_its_moves(
     )
     page.on(
         "response",
-        lambda r: (
-            said.append(f"{r.status} {r.url}")
-            if r.status >= 400 and not r.url.endswith("/favicon.ico")
-            else None
-        ),
+        lambda r: said.append(f"{r.status} {r.url}") if r.status >= 400 else None,
     )
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#board .lov-grid")).to_be_visible()

@@ -47,7 +47,7 @@ def test_sign_up_and_sign_in_on_a_phone(
     phone.on("console", lambda m: blocked.append(m.text) if "Security Policy" in m.text else None)
     phone.on(
         "response",
-        lambda r: blocked.append(r.url) if r.status >= 400 and "favicon" not in r.url else None,
+        lambda r: blocked.append(r.url) if r.status >= 400 else None,
     )
     phone.goto(f"{live_server.url}/accounts/signup/")
     phone.fill("input[name=email]", ada.email)  # taken

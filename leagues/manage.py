@@ -46,6 +46,7 @@ from leagues.services import (
     _require_signed_in,
     _require_status,
     _whole,
+    make_member,
     may_manage,
     require_member,
 )
@@ -203,7 +204,7 @@ def answer_request(*, league: League | str, user: Any, by: Any, accept: bool) ->
             raise NotFound(_("%(name)s has not asked to join") % {"name": user.name})
         asked.delete()
         if accept:
-            Membership.objects.get_or_create(league=found, user=user)
+            make_member(found, user)
 
 
 class Outcome(enum.Enum):
@@ -237,7 +238,7 @@ def take_in(*, league: League | str, by: Any, who: str) -> TakenIn:
     if found.memberships.filter(user=user).exists():
         return TakenIn(Outcome.MEMBER, user.name)
     if user.pk == by.pk:
-        Membership.objects.get_or_create(league=found, user=user)
+        make_member(found, user)
         return TakenIn(Outcome.MEMBER, user.name)
     if JoinRequest.objects.filter(league=found, user=user).exists():
         answer_request(league=found, user=user, by=by, accept=True)
@@ -248,8 +249,10 @@ def take_in(*, league: League | str, by: Any, who: str) -> TakenIn:
 def invite(*, league: League | str, by: Any, email: str) -> LeagueInvitation:
     """Email an invitation whose link makes whoever opens it (signed in) a member. Nothing
     here depends on whether an account has the address but the email's language (which
-    the admin does not see). One waiting invitation to an address at a time: the same
-    address typed again (whatever its case) returns it, and no second email goes."""
+    the admin does not see). One waiting invitation from an admin to an address at a time:
+    the same address typed again by them (whatever its case) returns it, and no second
+    email goes; another admin's is theirs and not looked at (it would tell them the address
+    another admin typed)."""
     found = _league(league)
     require_manager(found, by)
     return _invite(found, by, email=(email or "").strip())[0]
@@ -264,7 +267,9 @@ def _invite(
         raise InvalidRequest(_("'%(email)s' is not an email address") % {"email": email})
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()  # (one at a time)
-        same = {"invitee": user} if user is not None else {"email__iexact": email}
+        # An address: only this admin's own (another admin's address typed is theirs: "an
+        # invitation is waiting" would tell it; found by review). A name: anyone's (public).
+        same = {"invitee": user} if user is not None else {"email__iexact": email, "invited_by": by}
         waiting = _waiting(league).filter(**same).first()
         if waiting is not None:
             return waiting, Outcome.WAITING
@@ -341,7 +346,7 @@ def accept_invitation(*, token: str, user: Any) -> Membership:
         invitation = _acceptable(found, user)
         invitation.accepted_at = timezone.now()
         invitation.save(update_fields=["accepted_at"])
-        membership, _created = Membership.objects.get_or_create(league=invitation.league, user=user)
+        membership = make_member(invitation.league, user)
         JoinRequest.objects.filter(league=invitation.league, user=user).delete()
     return membership
 

@@ -26,7 +26,7 @@ from games.models import Game
 from games.services.errors import InvalidRequest, NotAllowed, NotFound, ServiceError
 from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
 from leagues import pairing, tables
-from leagues.models import League, Membership, Season, SeasonEntry, SeasonGame
+from leagues.models import League, LeagueInvitation, Membership, Season, SeasonEntry, SeasonGame
 from leagues.selectors import season_standings
 
 MAX_ROUNDS = 10
@@ -256,7 +256,16 @@ def join_league(*, league: League | str, user: Any) -> Membership:
             _("the league '%(league)s' is closed: ask one of its admins to add you")
             % {"league": found.name}
         )
-    membership, _created = Membership.objects.get_or_create(league=found, user=user)
+    return make_member(found, user)
+
+
+def make_member(league: League, user: Any) -> Membership:
+    """The membership, made once whatever the way in (joining an open league, a request
+    accepted, an invitation accepted): the invitations by the person's name to the league
+    that wait go with it, answered (the admins' list of invitations waiting went on showing a
+    member, and the link let them back in after they were removed; found by review)."""
+    membership, _created = Membership.objects.get_or_create(league=league, user=user)
+    LeagueInvitation.objects.filter(league=league, invitee=user, accepted_at__isnull=True).delete()
     return membership
 
 
@@ -266,8 +275,7 @@ def add_member(*, league: League | str, user: Any, by: Any) -> Membership:
     nobody is put in a league without saying yes (docs/decisions/0028)."""
     found = _league(league)
     _require_admin(found, by, "add_members")
-    membership, _created = Membership.objects.get_or_create(league=found, user=user)
-    return membership
+    return make_member(found, user)
 
 
 def leave_league(*, league: League | str, user: Any) -> None:
@@ -280,6 +288,11 @@ def leave_league(*, league: League | str, user: Any) -> None:
             season__league=found, season__status=Season.Status.DRAFT, user=user
         ).delete()
         found.memberships.filter(user=user).delete()
+        # (an invitation by their name waits no more: its link would let them back in; one
+        # to an address is whoever follows it, and is the admin's as typed: it stays)
+        LeagueInvitation.objects.filter(
+            league=found, invitee=user, accepted_at__isnull=True
+        ).delete()
 
 
 # -- seasons ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game
+from games.services.errors import NotFound
 from leagues import manage
 from leagues import services as leagues
 from leagues.models import (
@@ -318,3 +319,39 @@ def test_a_substitute_is_a_member_found_by_name_and_never_by_address(
     leagues.join_league(league=league, user=dee)
     assert replace("Dee")[2] == "Done: the players are told by email."
     assert game.seats.filter(user=dee).exists()
+
+
+def test_an_invitation_by_name_goes_once_they_are_in_and_lets_nobody_back(
+    league: League, ada: User, named: Any
+) -> None:
+    """Found by review: the invitation by name stayed waiting after the player became a
+    member another way (the admin's list went on showing a member), and after an admin
+    removed them its link let them back in."""
+    bob = named("bob")
+    league.open = False
+    league.save(update_fields=["open"])
+    manage.take_in(league=league, by=ada, who="Bob")
+    [invitation] = LeagueInvitation.objects.filter(league=league, invitee=bob)
+    manage.ask_to_join(league=league, user=bob)
+    manage.answer_request(league=league, user=bob, by=ada, accept=True)
+    assert manage.waiting_invitations(league=league, by=ada) == []
+    manage.remove_member(league=league, user=bob, by=ada)
+    with pytest.raises(NotFound):
+        manage.accept_invitation(token=invitation.token, user=bob)
+    assert not Membership.objects.filter(league=league, user=bob).exists()
+
+
+def test_an_admin_is_not_told_which_addresses_another_admin_invited(
+    league: League, ada: User, named: Any
+) -> None:
+    """Found by review: the second admin typing an address the first had invited was
+    answered "an invitation to x is already waiting", which told them what the first typed."""
+    bob = named("bob")
+    leagues.add_member(league=league, user=bob, by=ada)
+    manage.appoint_admin(league=league, user=bob, by=ada)
+    first = manage.take_in(league=league, by=ada, who=NOBODY)
+    second = manage.take_in(league=league, by=bob, who=NOBODY)
+    assert (first.outcome, second.outcome) == (manage.Outcome.INVITED, manage.Outcome.INVITED)
+    again = manage.take_in(league=league, by=bob, who=NOBODY.upper())
+    assert again.outcome == manage.Outcome.WAITING  # (their own: no second email from them)
+    assert manage.waiting_invitations(league=league, by=bob) == [NOBODY]

@@ -10,6 +10,7 @@ from zoneinfo import available_timezones
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError
 from django.db.models import Value
 from django.db.models.functions import Lower
@@ -90,6 +91,17 @@ the line and paragraph separators. They would break an email header or a log lin
 a name look like another one."""
 
 
+def _looks_like_an_address(name: str) -> bool:
+    """A name a player, an email or an admin's form would take for an address: another
+    person's, worn as a name, or one the league forms read as an address to invite (found
+    by review)."""
+    try:
+        validate_email(name)
+    except ValidationError:
+        return False
+    return True
+
+
 NAME_REQUIRED = gettext_lazy("Choose a display name: it is what other players see of you.")
 
 
@@ -113,6 +125,14 @@ def check_display_name(value: str, *, user: Any = None) -> str:
                 "punctuation."
             ),
             code="control_characters",
+        )
+    if _looks_like_an_address(name):
+        raise ValidationError(
+            _(
+                "A display name may not be an email address: other players would read it as "
+                "one (choose a name without its @)."
+            ),
+            code="address",
         )
     if len(name) > MAX_NAME_LENGTH:
         raise ValidationError(

@@ -155,6 +155,8 @@ def test_a_display_name_is_required_and_one_persons(client: Any, ada: User, bob:
     for name, said in (
         ("  ", "Choose a display name: it is what other players see of you."),
         ("bOB", "bOB is taken: choose another display name."),
+        # (found by review: a name that is an address reads as one, or as someone else's)
+        ("cy@example.org", "A display name may not be an email address"),
     ):
         response = client.post("/profile/", form_data(display_name=name))
         assert response.status_code == 400

@@ -278,7 +278,8 @@ def test_appoint_and_enter_refuse_a_player_who_is_not_a_member(
     cy = User.objects.get(display_name="Cy")
     leagues.join_league(league=league, user=cy)
     assert _post(admin, f"{BASE}{url}", {field: "cy"})[2] == done  # (any case)
-    assert cy in league.admins.all() or season.entries.filter(user=cy).exists()
+    made_admin, entered = cy in league.admins.all(), season.entries.filter(user=cy).exists()
+    assert (made_admin, entered) == (("admins" in url), ("entries" in url))
 
 
 def test_the_services_refuse_to_appoint_or_enter_a_non_member(

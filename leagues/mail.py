@@ -34,10 +34,13 @@ log = logging.getLogger(__name__)
 def wants(user: Any, kind: str) -> bool:
     """A member's email choices: nothing to an unsubscribed or inactive person; the game
     tools' notices follow their game email choice; announcements too (there is no
-    separate switch yet: "turn emails" is their "game email")."""
+    separate switch yet: "turn emails" is their "game email"). An invitation (a person
+    asked by another person) goes whatever the game email choice."""
     if user is None or not user.is_active or not user.email:
         return False
     pref = notifications.preference(user)
+    if kind == "invitation":
+        return pref.unsubscribed_at is None
     return pref.unsubscribed_at is None and bool(pref.turn_emails)
 
 

@@ -281,7 +281,7 @@ def _invite(
             invited_by=by,
         )
         if user is not None:
-            _mail(invitation, user.email, user.language)
+            _mail(invitation, user.email, user.language, person=user)
         else:
             known = User.objects.filter(email__iexact=email).first()
             language = getattr(known, "language", "") or getattr(by, "language", "")
@@ -301,11 +301,14 @@ def _waiting(league: League) -> Any:
     return LeagueInvitation.objects.filter(league=league, accepted_at__isnull=True)
 
 
-def _mail(invitation: LeagueInvitation, to: str, language: str) -> None:
+def _mail(invitation: LeagueInvitation, to: str, language: str, person: Any = None) -> None:
     """The invitation email (``leagues/emails/invitation-*``), to ``to`` in ``language``.
     Sent whatever the person's game-email choice, as the games' invitations are: a person
-    asked by another person, once."""
+    asked by another person, once. To a player invited by name (``person``): not once they
+    have unsubscribed from every email, and with the link to do so (found by review: an
+    admin of any league could email any player by name)."""
     mail.queue(
+        user=person,
         kind="invitation",
         template="invitation",
         context={

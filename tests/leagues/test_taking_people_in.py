@@ -356,3 +356,20 @@ def test_an_admin_is_not_told_which_addresses_another_admin_invited(
     again = manage.take_in(league=league, by=bob, who=NOBODY.upper())
     assert again.outcome == manage.Outcome.WAITING  # (their own: no second email from them)
     assert manage.waiting_invitations(league=league, by=bob) == [NOBODY]
+
+
+def test_a_player_who_unsubscribed_is_not_emailed_an_invitation_by_name(
+    league: League, ada: User, named: Any
+) -> None:
+    """Found by review: an invitation by name was emailed whatever the player's choices,
+    without the link to stop them: an admin of any league (anyone may make one) could email
+    any player by name. Now it goes as the league's other email to a person does, with its
+    unsubscribe link, and not to someone who unsubscribed; the admin is answered alike."""
+    from notifications import services as notifications
+
+    bob, cy = named("bob"), named("cy")
+    notifications.unsubscribe(user_id=cy.pk)
+    told = [manage.take_in(league=league, by=ada, who=name).outcome for name in ("Bob", "Cy")]
+    assert told == [manage.Outcome.INVITED, manage.Outcome.INVITED]
+    [sent] = Mail.objects.filter(kind="invitation")
+    assert sent.to == bob.email and sent.headers["List-Unsubscribe"].startswith("<http")

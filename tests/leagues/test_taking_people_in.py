@@ -373,3 +373,5 @@ def test_a_player_who_unsubscribed_is_not_emailed_an_invitation_by_name(
     assert told == [manage.Outcome.INVITED, manage.Outcome.INVITED]
     [sent] = Mail.objects.filter(kind="invitation")
     assert sent.to == bob.email and sent.headers["List-Unsubscribe"].startswith("<http")
+    link = sent.headers["List-Unsubscribe"].strip("<>")
+    assert f"No more email from Lords: {link}" in sent.body_text and link in sent.body_html

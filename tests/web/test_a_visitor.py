@@ -288,3 +288,20 @@ def test_a_move_a_public_game_lacks_is_said_to_a_visitor(
     response = client.get(f"/games/{game.pk}/moves/999/")
     assert response.status_code == 404
     assert f"Game #{game.pk} has no move 999" in page_text(response.content.decode())
+
+
+def test_the_header_s_sign_in_brings_a_visitor_back_to_the_page_they_read(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """The header's links carried no ``?next=``: a visitor who signed in there from a game
+    they watched landed on their games (noticed by the change that let visitors in). The
+    home page and the account pages' own links stay bare."""
+    game = make_game(ada, bob, game_type="vegas")
+    header = re.search(r"<header.*?</header>", _visitor_page(client, game), re.S)
+    assert header is not None
+    here = f"/games/{game.pk}/"
+    assert f'href="/accounts/login/?next={here}"' in header[0]
+    assert f'href="/accounts/signup/?next={here}"' in header[0]
+    for bare in ("/", "/accounts/login/"):
+        top = re.search(r"<header.*?</header>", client.get(bare).content.decode(), re.S)
+        assert top is not None and "?next=" not in top[0], bare

@@ -21,6 +21,7 @@ from knox.models import AuthToken
 
 from accounts.models import User
 from tests.web.helpers import page_text
+from tests.web.test_profile import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -44,17 +45,8 @@ def someone_takes(name: str) -> Iterator[None]:
 
 def test_the_profile_page_refuses_a_name_taken_since_its_check(client: Any, ada: User) -> None:
     client.force_login(ada)
-    data = {
-        "display_name": "Zelda",
-        "language": "en",
-        "time_zone": "UTC",
-        "away_until": "",
-        "game_email": "each",
-        "digest_hour": "8",
-        "reminders": "on",
-    }
     with someone_takes("zelda"):
-        response = client.post("/profile/", data)
+        response = client.post("/profile/", form_data(display_name="Zelda"))
     assert response.status_code == 400
     assert "Zelda is taken: choose another display name." in page_text(response.content.decode())
     ada.refresh_from_db()

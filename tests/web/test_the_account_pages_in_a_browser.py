@@ -5,20 +5,18 @@ violation."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connections
 
-from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, pytestmark  # noqa: F401
+from tests.web.test_in_a_browser import page, pytestmark  # noqa: F401 (a fixture, a skip)
 
 try:
     from axe_playwright_python.sync_playwright import Axe
 except ImportError:  # pragma: no cover - the test below says so
     Axe = None
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 # Each text input's width less its .field's (0: the input takes the card's width).
 SPARE_WIDTH = """() => [...document.querySelectorAll(
@@ -27,15 +25,10 @@ SPARE_WIDTH = """() => [...document.querySelectorAll(
 
 
 @pytest.fixture
-def phone(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        context = browser.new_context(viewport={"width": 390, "height": 844})
-        context.set_default_timeout(15_000)
-        yield context.new_page()
-        browser.close()
-        connections.close_all()
+def phone(page: Page) -> Page:  # noqa: F811 (the fixture imported above)
+    """``test_in_a_browser``'s page, phone-sized."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    return page
 
 
 @pytest.mark.skipif(Axe is None, reason="axe-playwright-python is not installed")

@@ -42,24 +42,29 @@ def profile(request: HttpRequest) -> HttpResponse:
             context = {"form": form, "zone": zone, "muted": muted}
             return render(request, "accounts/profile.html", context)
         form = ProfileForm(request.POST, instance=user)
-        if not form.is_valid():
+        saved = _saved(form) if form.is_valid() else None
+        if saved is None:
             user.refresh_from_db()  # the page's header shows what is saved, not what was typed
-            context = {"form": form, "zone": zone, "muted": muted}
-            return render(request, "accounts/profile.html", context, status=400)
-        try:
-            with transaction.atomic():
-                saved = form.save()
-                notifications.set_preferences(user=saved, **form.email_choices())
-        except IntegrityError as exc:
-            if not lost_the_name(exc):
-                raise
-            form.add_error("display_name", name_taken(form.cleaned_data["display_name"]))
-            user.refresh_from_db()
             context = {"form": form, "zone": zone, "muted": muted}
             return render(request, "accounts/profile.html", context, status=400)
     with translation.override(saved.language):  # the next page speaks the new language
         messages.success(request, _("Your settings are saved."))
     return redirect("accounts:profile")
+
+
+def _saved(form: ProfileForm) -> User | None:
+    """The valid form saved, or None with the refusal on the form: a name another person
+    took between the form's check and the save (two people choosing it at once)."""
+    try:
+        with transaction.atomic():
+            saved: User = form.save()
+            notifications.set_preferences(user=saved, **form.email_choices())
+    except IntegrityError as exc:
+        if not lost_the_name(exc):
+            raise
+        form.add_error("display_name", name_taken(form.cleaned_data["display_name"]))
+        return None
+    return saved
 
 
 def _me(request: HttpRequest) -> User:

@@ -20,7 +20,12 @@ class UserAdmin(BaseUserAdmin):
         ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
         ("Dates", {"fields": ("last_login", "date_joined")}),
     )
-    add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+    add_fieldsets = (
+        (
+            None,
+            {"classes": ("wide",), "fields": ("email", "display_name", "password1", "password2")},
+        ),
+    )
     actions = ("delete_accounts",)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -96,8 +96,12 @@ def delete_account(*, user: User) -> Deleted:
 
 def _names(user: User) -> list[str]:
     """Every spelling of the person other players' stored text may hold: the address, and
-    the name shown (the display name, or the address's local part standing in for it)."""
-    return [n for n in {user.email, user.display_name, user.name} if n.strip()]
+    the name shown (the display name; for an account without one, "Player 12" and the
+    address's local part, which stood in for the name until decision 0030)."""
+    spellings = {user.email, user.display_name, user.name}
+    if not user.display_name:
+        spellings.add(user.email.split("@", 1)[0])
+    return [n for n in spellings if n.strip()]
 
 
 def _leave_games(user: User) -> tuple[list[int], list[int]]:

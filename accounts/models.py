@@ -9,7 +9,7 @@ from django.contrib.auth.base_user import BaseUserManager
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 MAX_AWAY_DAYS = 30
@@ -59,6 +59,15 @@ class UserManager(BaseUserManager["User"]):
         return self._create(email, password, **extra)
 
 
+def unnamed(number: int | None) -> str:
+    """What an account without a display name is called, in the reader's language."""
+    if number is None:
+        return gettext("a new player")
+    return pgettext("an account without a display name", "Player %(number)s") % {
+        "number": number
+    }
+
+
 NAME_CONSTRAINT = "display_name_once"
 """The constraint that keeps a display name (without case) one person's."""
 
@@ -100,11 +109,14 @@ class User(AbstractUser):
 
     @property
     def name(self) -> str:
-        """What other players see: the display name, else the part of the email before @;
-        "former player" (in the reader's language) once the account is deleted."""
+        """What other players see: the display name; "former player" (in the reader's
+        language) once the account is deleted. An account without a name (made by the
+        admin, or older than names chosen at sign-up) is "Player 12", its number: never the
+        part of its address before the @, which a table, a league and a visitor of a public
+        game would read (docs/decisions/0030)."""
         if self.is_former:
             return gettext("former player")
-        return self.display_name or self.email.split("@", 1)[0]
+        return self.display_name or unnamed(self.pk)
 
     @property
     def is_former(self) -> bool:

@@ -38,11 +38,12 @@ def _no_language_left_active() -> Any:
 
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., User]:
-    """``make_user("ada")`` -> ada@example.org (created once)."""
+    """``make_user("ada")`` -> ada@example.org, named "ada" (created once)."""
 
     def make(name: str, **extra: Any) -> User:
         email = name if "@" in name else f"{name}@example.org"
         user = User.objects.filter(email=email).first()
+        extra.setdefault("display_name", email.split("@", 1)[0])
         return user or User.objects.create_user(email, PASSWORD, **extra)
 
     return make

@@ -14,7 +14,7 @@ from accounts.models import User
 def test_it_logs_users_in_by_email() -> None:
     user = User.objects.create_user("Ada@Example.org", "a-long-password")
     assert user.email == "ada@example.org"
-    assert user.name == "ada"
+    assert user.name == f"Player {user.pk}"  # (made without a name: decision 0030)
     assert user.check_password("a-long-password")
 
 

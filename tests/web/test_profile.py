@@ -162,7 +162,7 @@ def test_a_display_name_is_required_and_one_persons(client: Any, ada: User, bob:
         assert response.status_code == 400
         assert said in page_text(response.content.decode())
     ada.refresh_from_db()
-    assert ada.display_name == ""
+    assert ada.display_name == "ada"  # (unchanged)
 
 
 def test_the_vacation_is_read_in_the_players_time_zone(client: Any, make_user: Any) -> None:
@@ -232,7 +232,7 @@ def test_a_new_vacation_end_in_the_past_is_still_refused(client: Any, ada: User)
     assert response.status_code == 400
     assert "is in the past: give a time to come back" in page_text(response.content.decode())
     ada.refresh_from_db()
-    assert (ada.display_name, ada.away_until) == ("", ended)
+    assert (ada.display_name, ada.away_until) == ("ada", ended)  # (unchanged)
 
 
 def test_the_api_takes_back_the_vacation_end_it_showed_once_it_has_passed(

@@ -153,7 +153,14 @@ def test_italian_rerolled_dice_are_ritirati_in_every_sentence() -> None:
     ("language", "steps"),
     [
         ("fr", ["Chaque lot possédé rapporte 1 M$", "(1 M$ par point de dé)"]),
-        ("it", ["Ogni lotto posseduto frutta $1M", "($1M per puntino)"]),
+        (
+            "it",
+            [
+                "Ogni lotto posseduto frutta $1M",
+                "($1M per puntino)",
+                "Azioni: costruisci, espandi, rimodella, riorganizza, scommetti,",
+            ],
+        ),
     ],
 )
 def test_the_turn_steps_say_the_books_words_and_one_money(
@@ -164,7 +171,8 @@ def test_the_turn_steps_say_the_books_words_and_one_money(
     steps: list[str],
 ) -> None:
     """Needs the merged catalogues. The Italian steps wrote "$1M" then "1 M$" on two lines
-    running; both languages said "parking" for the books' owned lot."""
+    running and "espanditi" for the book's "espandi"; both languages said "parking" for the
+    books' owned lot."""
     ada = make_user("ada", language=language)
     bob = make_user("bob", language=language)
     game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})

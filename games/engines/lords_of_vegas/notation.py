@@ -56,7 +56,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "end": ("end", "done", "pass", "fin", "finir", "terminer", "passe", "fine", "passo"),
     "move": ("move", "deplacer", "deplace", "sposta", "spostare"),
     "place": ("place", "placer", "piazza", "piazzare"),
-    "layoff": ("layoff", "lay-off", "abandonner"),
+    # (the Italian book's lay-off: "dividere il rischio con la banca")
+    "layoff": ("layoff", "lay-off", "abandonner", "dividi", "dividere"),
     "prefer": ("prefer", "preferer", "preferisci"),
     "trade": ("trade", "echanger", "echange", "scambia", "scambiare", "scambio"),
 }

@@ -63,9 +63,7 @@ def unnamed(number: int | None) -> str:
     """What an account without a display name is called, in the reader's language."""
     if number is None:
         return gettext("a new player")
-    return pgettext("an account without a display name", "Player %(number)s") % {
-        "number": number
-    }
+    return pgettext("an account without a display name", "Player %(number)s") % {"number": number}
 
 
 NAME_CONSTRAINT = "display_name_once"

@@ -314,6 +314,8 @@ def _league_invitations(user: User) -> dict[str, list[dict[str, Any]]]:
             "invited_by": invitation.invited_by_id,
             "created_at": invitation.created_at,
             "accepted_at": invitation.accepted_at,
+            "withdrawn_at": invitation.withdrawn_at,
+            "expires_at": invitation.expires_at,
         }
         return {**found, "token": invitation.token} if token else found
 

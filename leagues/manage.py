@@ -37,7 +37,14 @@ from games.selectors import seat_taker
 from games.services import tools
 from games.services.errors import InvalidRequest, NotAllowed, NotFound
 from leagues import mail, tables
-from leagues.models import JoinRequest, League, LeagueInvitation, Membership, Season
+from leagues.models import (
+    INVITATION_LIFETIME,
+    JoinRequest,
+    League,
+    LeagueInvitation,
+    Membership,
+    Season,
+)
 from leagues.services import (
     _check_options,
     _engine,
@@ -50,6 +57,7 @@ from leagues.services import (
     may_manage,
     require_member,
 )
+from lords import dates
 
 MAX_ANNOUNCEMENT = 5000
 
@@ -289,16 +297,39 @@ def _invite(
     return invitation, Outcome.INVITED
 
 
-def waiting_invitations(*, league: League, by: Any) -> list[str]:
-    """Whom ``by`` invited to ``league`` and who has not answered, as they typed it (an
-    address) or by name: another admin's are theirs (an address typed is not shown to
-    the other admins)."""
+def waiting_invitations(*, league: League, by: Any) -> list[LeagueInvitation]:
+    """What ``by`` sent to ``league`` and nobody has answered, oldest first (the page shows
+    each as typed, an address, or by name, with its expiry and a button to withdraw it):
+    another admin's are theirs (an address typed is not shown to the other admins)."""
     waiting = _waiting(league).filter(invited_by=by).select_related("invitee")
-    return [i.addressed_to for i in waiting.order_by("created_at", "pk")]
+    return list(waiting.order_by("created_at", "pk"))
 
 
 def _waiting(league: League) -> Any:
-    return LeagueInvitation.objects.filter(league=league, accepted_at__isnull=True)
+    """The league's invitations whose link still works: not accepted, not withdrawn, not
+    expired."""
+    return LeagueInvitation.objects.filter(
+        league=league,
+        accepted_at__isnull=True,
+        withdrawn_at__isnull=True,
+        created_at__gt=timezone.now() - INVITATION_LIFETIME,
+    )
+
+
+def withdraw_invitation(*, league: League | str, invitation: int, by: Any) -> str:
+    """``by`` takes back an invitation of theirs nobody has answered: its link seats nobody
+    now. Answers whom it was for, as the admin typed it. Another admin's, an answered or an
+    expired one is "not found" alike (the page only offers one's own waiting ones)."""
+    found = _league(league)
+    require_manager(found, by)
+    with transaction.atomic():
+        waiting = _waiting(found).select_for_update(of=("self",))
+        taken = waiting.filter(pk=invitation, invited_by=by).select_related("invitee").first()
+        if taken is None:
+            raise NotFound(_("this invitation is not waiting for an answer any more"))
+        taken.withdrawn_at = timezone.now()
+        taken.save(update_fields=["withdrawn_at"])
+    return taken.addressed_to
 
 
 def _mail(invitation: LeagueInvitation, to: str, language: str, person: Any = None) -> None:
@@ -334,8 +365,13 @@ def invitation_for(*, token: str, user: Any) -> LeagueInvitation:
 def _acceptable(invitation: LeagueInvitation | None, user: Any) -> LeagueInvitation:
     """For an invitation by address, any signed-in account that opened the link (0024);
     for one by name, that account only (the refusal does not name it)."""
-    if invitation is None or invitation.accepted_at is not None:
+    if invitation is None or invitation.accepted_at or invitation.withdrawn_at:
         raise NotFound(_("this invitation is not valid (any more)"))
+    if invitation.expires_at <= timezone.now():
+        raise NotFound(
+            _("this invitation expired on %(day)s: ask the league's admins for a new one")
+            % {"day": dates.when(invitation.expires_at, "day")}
+        )
     if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
         raise NotAllowed(_("this invitation is for another account"))
     return invitation

@@ -313,6 +313,19 @@ def invite(request: HttpRequest, league: League) -> HttpResponse:
 
 
 @_post
+def withdraw_invitation(request: HttpRequest, league: League, invitation_id: int) -> HttpResponse:
+    """One of the admin's own waiting invitations taken back: its link seats nobody now."""
+    return _act(
+        request,
+        _back(league),
+        lambda: manage.withdraw_invitation(
+            league=league, invitation=invitation_id, by=request.user
+        ),
+        lambda whom: _("The invitation to %(whom)s was withdrawn.") % {"whom": whom},
+    )
+
+
+@_post
 def announce(request: HttpRequest, league: League) -> HttpResponse:
     form = AnnounceForm(request.POST)
     if not form.is_valid():

@@ -8,6 +8,8 @@ See ``docs/decisions/0006-leagues.md``.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -197,6 +199,10 @@ class JoinRequest(models.Model):
         return f"{self.user} asks to join {self.league}"
 
 
+INVITATION_LIFETIME = timedelta(days=30)
+"""How long a league's invitation waits for an answer."""
+
+
 class LeagueInvitation(models.Model):
     """An invitation to become a member, emailed with a link; following it (signed in) and
     accepting makes the person a member: nobody is put in a league without saying yes.
@@ -221,6 +227,8 @@ class LeagueInvitation(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    """Its admin took it back before it was answered: its link seats nobody."""
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -240,6 +248,12 @@ class LeagueInvitation(models.Model):
     def addressed_to(self) -> str:
         """Whom the admin typed, as they may see it: the address, else the player's name."""
         return self.email if self.invitee is None else str(self.invitee.name)
+
+    @property
+    def expires_at(self) -> datetime:
+        """When its link stops working if nobody followed it (OGS: 30 days): an address
+        typed once is not a way into the league for good (docs/decisions/0033)."""
+        return self.created_at + INVITATION_LIFETIME
 
 
 class Mail(models.Model):

@@ -26,6 +26,11 @@ urlpatterns = [
     path("<slug:slug>/manage/members/<int:user_id>/remove/", m.remove_member, name="remove_member"),
     path("<slug:slug>/manage/requests/<int:user_id>/<str:verdict>/", m.answer, name="answer"),
     path("<slug:slug>/manage/invite/", m.invite, name="invite"),
+    path(
+        "<slug:slug>/manage/invitations/<int:invitation_id>/withdraw/",
+        m.withdraw_invitation,
+        name="withdraw_invitation",
+    ),
     path("<slug:slug>/manage/announce/", m.announce, name="announce"),
     path("<slug:slug>/manage/seasons/", m.open_season, name="open_season"),
     path("<slug:slug>/seasons/<int:number>/", m.season_page, name="season"),

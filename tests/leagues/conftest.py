@@ -59,3 +59,16 @@ def _first_to_act(game: Game) -> int:
 
 def players_of(game: Game) -> set[str]:
     return {seat.user.email for seat in game.seats.select_related("user") if seat.user}
+
+
+@pytest.fixture
+def named(make_user: Any) -> Any:
+    """``named("bob")``: bob@example.org, whose display name is "Bob"."""
+
+    def make(name: str, **extra: Any) -> User:
+        user = make_user(name, **extra)
+        user.display_name = name.title()
+        user.save(update_fields=["display_name"])
+        return user
+
+    return make

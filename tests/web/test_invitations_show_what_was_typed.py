@@ -56,7 +56,7 @@ def test_withdrawing_twice_names_the_player_not_their_address(
     url = f"/games/{cy_by_name.pk}/invitations/{invitation.pk}/withdraw/"
     _client(dee).post(url)
     page = page_text(_client(dee).post(url, follow=True).content.decode())
-    assert "the invitation of Cyrano is already answered or withdrawn" in page
+    assert "The invitation of Cyrano is already answered or withdrawn" in page
     assert cy.email not in page
 
 

@@ -210,7 +210,7 @@ def test_the_command_groups_are_headed_in_the_reader_s_language(
     ("language", "sprawl", "label", "moving"),
     [
         ("fr", "S'étendre", "depuis D7", "depuis D7, ton dé pris en C3"),
-        ("it", "Espanditi", "da D7", "da D7, il tuo dado preso da C3"),
+        ("it", "Espandi", "da D7", "da D7, il tuo dado preso da C3"),
     ],
 )
 def test_a_sprawl_button_says_where_from_in_the_reader_s_language(

@@ -75,11 +75,11 @@ def test_a_stranger_may_not_vote_and_a_second_end_is_refused(make_game, ada, bob
     section = _clock(_client(cy).get(f"/games/{game.pk}/"))
     assert "Ask for a pause" not in page_text(section)
     refused = _client(cy).post(f"/games/{game.pk}/pause/", follow=True)
-    assert f"you are not seated in game #{game.pk}" in page_text(refused.content.decode())
+    assert f"You are not seated in game #{game.pk}" in page_text(refused.content.decode())
     game.refresh_from_db()
     assert game.pause_votes == [] and game.paused_at is None
     not_paused = _client(ada).post(f"/games/{game.pk}/pause/end/", follow=True)
-    assert f"game #{game.pk} is not paused by its players" in page_text(not_paused.content.decode())
+    assert f"Game #{game.pk} is not paused by its players" in page_text(not_paused.content.decode())
     game.refresh_from_db()
     assert game.paused_at is None
 

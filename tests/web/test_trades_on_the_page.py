@@ -338,3 +338,19 @@ def test_a_stranger_learns_no_offer_of_a_private_game(
         assert len(answers) == 1, answers
     offer.refresh_from_db()
     assert offer.status == TradeOffer.Status.OPEN
+
+
+def test_each_offers_buttons_are_named_for_it(client: Any, game: Any, ada: Any, bob: Any) -> None:
+    """A screen reader's list of buttons told two offers' "Accept" apart by nothing: each
+    answer now ends with its offer's number (hidden on the screen, beside the offer)."""
+    from games import services
+
+    first = services.propose_trade(game=game, user=bob, text=_pays(game, bob, ada, 1))
+    second = services.propose_trade(game=game, user=bob, text=_pays(game, bob, ada, 2))
+    html = _page(client, game, ada)
+    names = [
+        page_text(b).strip()
+        for b in re.findall(r"<button[^>]*>(.*?)</button>", html[html.index('id="trades"') :])
+    ]
+    for answer in ("Accept", "Decline"):
+        assert f"{answer} #{first.pk}" in names and f"{answer} #{second.pk}" in names

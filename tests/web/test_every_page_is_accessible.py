@@ -167,6 +167,18 @@ def test_a_refused_message_is_said_where_the_player_is_and_a_refused_form_takes_
     assert "empty" in page.evaluate("document.activeElement.textContent")
     box = page.evaluate("document.activeElement.getBoundingClientRect().toJSON()")
     assert box["top"] >= 0 and box["bottom"] <= 844
+    # A message about a part the page redraws as the game goes on (the trades): it stays
+    # when the other player acts (put inside the part, it vanished at its next redraw).
+    p, q = lords.seats.get(user=ada), lords.seats.get(user=bob)
+    offer = services.propose_trade(game=lords, user=ada, text=f"trade {p.colour} pays {q.colour} 1")
+    page.goto(f"{live_server.url}/games/{lords.pk}/")
+    page.click("#trades button:has-text('Withdraw')")
+    page.wait_for_url("**#trades")
+    _focused(page, "flash")
+    said = page.inner_text("#flash")
+    services.propose_trade(game=lords, user=bob, text=f"trade {q.colour} pays {p.colour} 1")
+    page.locator("#trades", has_text=f"#{offer.pk + 1}").wait_for(timeout=15000)
+    assert page.inner_text("#flash") == said and page.is_visible("#flash")
     # The settings refused: the focus is on the first refused field, which names its error.
     page.goto(f"{live_server.url}/profile/")
     page.fill("#id_display_name", "")

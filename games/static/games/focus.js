@@ -15,7 +15,24 @@
 (function () {
   "use strict";
 
+  /* The part of the page live.js redraws (templates/games/_live.html) that holds
+   * ``target``, if any: a message put inside it would vanish at the table's next change. */
+  function livePart(target) {
+    var script = document.querySelector("script[data-live-parts]");
+    if (!script) return null;
+    var parts = script.getAttribute("data-live-parts").split(/\s+/);
+    for (var node = target; node && node !== document.body; node = node.parentElement) {
+      if (node.id && parts.indexOf(node.id) !== -1) return node;
+    }
+    return null;
+  }
+
   function place(flash, target) {
+    var live = livePart(target);
+    if (live) {
+      live.insertAdjacentElement("beforebegin", flash);
+      return;
+    }
     var first = target.firstElementChild;
     if (/^H[1-6]$/.test(target.tagName)) {
       target.insertAdjacentElement("afterend", flash);
@@ -47,9 +64,13 @@
 
   function arrive() {
     var flash = document.getElementById("flash");
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id = "";
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch (e) { /* a malformed fragment (#%E0): no panel to go to */ }
     var target = id ? document.getElementById(id) : null;
-    if (flash && target && !target.contains(flash) && target.closest("main")) {
+    var panel = target && !target.matches("input, select, textarea, button, a, label");
+    if (flash && panel && !target.contains(flash) && target.closest("main")) {
       place(flash, target);
       flash.classList.add("in-panel");
       /* after the browser's own move to the fragment, which leaves the focus nowhere */
@@ -57,9 +78,12 @@
       return;
     }
     if (!nothingFocused()) return;
-    var refused = document.querySelector(
-      'main [aria-invalid="true"], main .error[role="alert"]:has(.nonfield)'
-    );
+    var refused = document.querySelector('main [aria-invalid="true"]');
+    if (!refused) {
+      try {
+        refused = document.querySelector('main .error[role="alert"]:has(.nonfield)');
+      } catch (e) { /* a browser without :has() */ }
+    }
     if (refused) focus(refused);
   }
 

@@ -2,15 +2,35 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts import deletion
 from accounts.models import User
+from accounts.signup import cleaned_display_name
+
+
+def _staff_named(value: str | None, user: Any = None) -> str:
+    """The display name staff type: the players' own rules (no address, not "Player 12",
+    nobody else's), or empty (the account is then "Player 12": decision 0030)."""
+    return cleaned_display_name(value, user) if (value or "").strip() else ""
+
+
+class AddUserForm(AdminUserCreationForm):
+    def clean_display_name(self) -> str:
+        return _staff_named(self.cleaned_data.get("display_name"))
+
+
+class ChangeUserForm(UserChangeForm):
+    def clean_display_name(self) -> str:
+        return _staff_named(self.cleaned_data.get("display_name"), self.instance)
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    add_form = AddUserForm
+    form = ChangeUserForm
     ordering = ("email",)
     list_display = ("email", "display_name", "away_until", "is_staff", "date_joined")
     search_fields = ("email", "display_name")

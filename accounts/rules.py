@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError
 from django.db.models import Value
 from django.db.models.functions import Lower
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import MAX_AWAY_DAYS, NAME_CONSTRAINT
+from accounts.models import MAX_AWAY_DAYS, NAME_CONSTRAINT, unnamed
 from lords.dates import when
 
 
@@ -134,6 +136,12 @@ def check_display_name(value: str, *, user: Any = None) -> str:
             ),
             code="address",
         )
+    if _nameless_shape(name):
+        raise ValidationError(
+            _("%(name)s is how Lords calls an account without a name: choose another display name.")
+            % {"name": name},
+            code="reserved",
+        )
     if len(name) > MAX_NAME_LENGTH:
         raise ValidationError(
             _("A display name has at most %(max)s characters; this one has %(length)s.")
@@ -152,6 +160,24 @@ def check_display_name(value: str, *, user: Any = None) -> str:
     if others.exists():
         raise name_taken(name)
     return name
+
+
+def _nameless_shape(name: str) -> bool:
+    """Whether ``name`` reads as an account without one ("Player 12", in any of the site's
+    languages: :func:`accounts.models.unnamed`): chosen by someone, it would take that
+    account's place in every list and its invitations by name (found by review)."""
+    words = {w.casefold() for w in _nameless_words()}
+    first, _space, number = name.rpartition(" ")
+    return number.isdigit() and first.strip().casefold() in words
+
+
+@cache
+def _nameless_words() -> tuple[str, ...]:
+    words = []
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            words.append(unnamed(0).rpartition(" ")[0])
+    return tuple(words)
 
 
 def name_taken(name: str) -> ValidationError:

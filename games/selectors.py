@@ -13,6 +13,7 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import unnamed
 from games.engines.base import GameEngine
 from games.models import Game, Move, Seat, TradeOffer, bot_name
 from games.services import lookups
@@ -366,13 +367,18 @@ def seat_taker(event: dict[str, Any], side: str) -> str:
     """Who held (``before``) or holds (``after``) a seat a replace tool acted on: a bot by
     its name in the reader's language, a person by their name."""
     bot = event.get(f"{side}_bot")
-    return bot_name(bot) if bot else str(event.get(side, ""))
+    if bot:
+        return bot_name(bot)
+    person = event.get(f"{side}_user")  # (kept without a name: an account without one)
+    return str(event.get(side, "")) or (unnamed(person) if person else "")
 
 
 def _tool_sentence(event: dict[str, Any]) -> str:
     """A game tool's entry in the log (``games.services.tools``: staff, a league's admins,
     or the players agreeing on a pause), with the reason given."""
     tool, by, players = event.get("tool"), event.get("by_name", ""), event.get("by_players")
+    if not by and event.get("by"):  # (an account without a name: decision 0030)
+        by = unnamed(event["by"])
     if tool == "extend":
         hours = int(event.get("hours") or 0)
         said = ngettext(

@@ -108,7 +108,11 @@ def dismiss_admin(*, league: League | str, user: Any, by: Any) -> None:
         )
     if user.pk == found.created_by_id:
         raise InvalidRequest(_("the owner of a league stays one of its admins"))
-    found.admins.remove(user)
+    with transaction.atomic():
+        found.admins.remove(user)
+        # Their invitations go with the role (found by review): an address they typed would
+        # seat people for 30 days more, and no admin left could see or withdraw it.
+        _waiting(found).filter(invited_by=user).update(withdrawn_at=timezone.now())
 
 
 def find_by_name(who: str) -> User:
@@ -370,7 +374,7 @@ def _acceptable(invitation: LeagueInvitation | None, user: Any) -> LeagueInvitat
     if invitation.expires_at <= timezone.now():
         raise NotFound(
             _("this invitation expired on %(day)s: ask the league's admins for a new one")
-            % {"day": dates.when(invitation.expires_at, "day")}
+            % {"day": dates.when(invitation.expires_at, "time")}
         )
     if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
         raise NotAllowed(_("this invitation is for another account"))

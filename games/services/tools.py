@@ -64,11 +64,19 @@ def _record(
 ) -> Move:
     """The tool's entry in the log: who (id and name then), what, why; the Move's
     ``created_at`` is when."""
-    event = {"type": "tool", "tool": tool, "by": by.pk, "by_name": by.name, "why": why, **extra}
+    event = {"type": "tool", "tool": tool, "by": by.pk, "by_name": _kept(by), "why": why, **extra}
     (move,) = append_moves(game, [Entry(on_seat, None, tool, [event], Move.Source.SYSTEM)])
     game.save(update_fields=["version"])
     notify_after_commit(game, [move])
     return move
+
+
+def _kept(user: Any) -> str:
+    """The name the log keeps of a person: their display name then. An account without
+    one keeps none, and each reader sees "Player 12" in their own language (a name kept in
+    the actor's language, or the address's part before the @ it once was, would be read by
+    everyone: decision 0030)."""
+    return str(user.display_name)
 
 
 def _running(game: Game | int, by: Any, authorized: bool) -> Game:
@@ -188,7 +196,8 @@ def replace_player(
             raise InvalidRequest(
                 _("game #%(game)s has no seat %(seat)s") % {"game": locked.pk, "seat": seat}
             )
-        before, before_user = target.name, target.user_id
+        before_user = target.user_id
+        before = _kept(target.user) if target.user is not None else target.name
         before_bot = target.bot if target.user is None else ""
         now = timezone.now()
         if bot:
@@ -219,7 +228,8 @@ def replace_player(
             seat=seat,
             before=before,
             before_user=before_user,  # (whom it took the seat from: see leagues.manage)
-            after=target.name,
+            after=_kept(target.user) if target.user is not None else target.name,
+            after_user=target.user_id,
             # A bot by its engine name, said in each reader's language (``before``/``after``
             # hold the names in the user's language of the moment, for older readers)
             before_bot=before_bot,

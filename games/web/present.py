@@ -12,7 +12,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from accounts.models import zone_named
+from accounts.models import unnamed, zone_named
 from games.engines.lords_of_vegas import describe_decision, describe_lot, describe_view
 from games.engines.lords_of_vegas.board import LOTS, in_play
 from games.engines.lords_of_vegas.views import command_cost, gamble_limit
@@ -224,7 +224,7 @@ def _who(move: dict[str, Any], names: dict[int, str]) -> Any:
         return _("setup")
     tool = _tool(move)
     if tool is not None:
-        return tool.get("by_name") or _("the game")
+        return tool.get("by_name") or (unnamed(tool["by"]) if tool.get("by") else _("the game"))
     command = move.get("command") or {}
     traded = bool(move.get("credit")) or command.get("type") == "trade"  # (the replay: no credit)
     return names.get(move["seat"], _("trade") if traded else _("the game"))

@@ -95,7 +95,7 @@ def test_an_invitation_expires_after_thirty_days(league: League, ada: User, cy: 
         invitation = _invite(admin, NOBODY)
         clock.shift(timedelta(days=29, hours=23))
         page = page_text(admin.get(f"{BASE}/manage/").content.decode())
-        assert f"{NOBODY} until Wed 2 Dec" in page  # (the day it ends, in Ada's zone)
+        assert f"{NOBODY} until Wed 2 Dec, 09:00" in page  # (when it ends, in her zone)
         clock.shift(timedelta(hours=2))
         page = page_text(admin.get(f"{BASE}/manage/").content.decode())
         assert NOBODY not in page
@@ -103,7 +103,8 @@ def test_an_invitation_expires_after_thirty_days(league: League, ada: User, cy: 
         status, shown = _follow(cy, invitation)
         assert status == 404
         assert (
-            "This invitation expired on Wed 2 Dec: ask the league's admins for a new one." in shown
+            "This invitation expired on Wed 2 Dec, 09:00: ask the league's admins for a new one."
+            in shown
         )
         assert not league.memberships.filter(user=cy).exists()
 
@@ -111,3 +112,21 @@ def test_an_invitation_expires_after_thirty_days(league: League, ada: User, cy: 
         _, _, said, _ = _post(admin, f"{BASE}/manage/members/", {"member-who": NOBODY})
         assert said == f"Invitation sent to {NOBODY}."
         assert Mail.objects.filter(to=NOBODY).count() == 2
+
+
+def test_a_dismissed_admins_invitations_go_with_the_role(
+    league: League, ada: User, named: Any, cy: User
+) -> None:
+    """Found by review: they kept seating people for 30 days, and nobody could withdraw
+    them (another admin never sees an address an admin typed)."""
+    bob = named("bob")
+    league.admins.add(bob)
+    them = Client()
+    them.force_login(bob)
+    invitation = _invite(them, NOBODY)
+    owner = Client()
+    owner.force_login(ada)
+    _post(owner, f"{BASE}/manage/admins/{bob.pk}/dismiss/", {})
+    status, shown = _follow(cy, invitation)
+    assert status == 404 and "This invitation is not valid (any more)." in shown
+    assert not league.memberships.filter(user=cy).exists()

@@ -135,8 +135,11 @@ def _players(view: JSON) -> list[str]:
         dice = ngettext(
             "%(count)s die left", "%(count)s dice left", p["dice_left"], count=p["dice_left"]
         )
-        lots = ngettext(
-            "%(count)s lot left", "%(count)s lots left", p["markers_left"], count=p["markers_left"]
+        lots = ngettext(  # (lot markers: "markers" in the book, as in French and Italian)
+            "%(count)s marker left",
+            "%(count)s markers left",
+            p["markers_left"],
+            count=p["markers_left"],
         )
         cells = [
             f"{INITIAL[p['colour']]} {name:<{width}}",

@@ -1,7 +1,7 @@
 """allauth's sign-up, sign-in and code pages in Chromium on a phone
-(tests/web/test_the_account_pages.py reads their markup): the account pages' stylesheet loads under the site's CSP, each input
-takes its card's width, nothing is wider than the phone, and axe-core finds no serious
-violation."""
+(tests/web/test_the_account_pages.py reads their markup): the account pages' stylesheet loads
+under the site's CSP, each input takes its card's width, nothing is wider than the phone, and
+axe-core finds no serious violation."""
 
 from __future__ import annotations
 

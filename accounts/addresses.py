@@ -2,8 +2,9 @@
 
 Invitations to private games are addressed to an email; an address only counts for them once
 its owner has proved it (allauth's ``EmailAddress.verified``: the confirmation link was
-followed). Anyone may sign up with, or add, an address they do not own, and with
-``ACCOUNT_EMAIL_VERIFICATION = "optional"`` they are signed in at once: their address must
+followed, or its code typed). Anyone may add an address they do not own to their account,
+and, where ``ACCOUNT_EMAIL_VERIFICATION`` is set back to "optional", sign up with one and be
+signed in at once (it is "mandatory" by default: docs/decisions/0034): such an address must
 open nothing until it is confirmed. Only that confirmation verifies an address: following
 an invitation's link does not (a link can be forwarded or seen on its way, and proves nothing
 about a mailbox: docs/decisions/0024-invitations-and-what-they-show.md).

@@ -29,6 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.addresses import verified_emails
 from accounts.lockout import SignInBasicAuthentication
 from accounts.models import MAX_AWAY_DAYS, User
 from accounts.rules import (
@@ -246,6 +247,23 @@ TOKEN_CREATION = (SignInBasicAuthentication, SessionAuthentication, TokenAuthent
 lockout (``accounts.lockout``: 429 while the account or the address is locked)."""
 
 
+class AddressNotConfirmed(exceptions.APIException):
+    """A token for an account none of whose addresses is confirmed: its sign-up's code was
+    never typed (or it predates mandatory verification). The web's sign-in mails a code and
+    asks for it; the API, which cannot, sends the person there (docs/decisions/0034). Only the
+    account's password, session or token reach this answer, so it tells nobody else anything."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    default_code = "email_unconfirmed"
+
+    def __init__(self) -> None:
+        message = gettext(
+            "Confirm your email address first: sign in on the website and type the code "
+            "we email you, then create a token."
+        )
+        super().__init__(message, code="email_unconfirmed")
+
+
 class TokenCreateThrottle(AnonRateThrottle):
     """Password guessing through HTTP Basic is throttled per address, on top of the rest."""
 
@@ -293,13 +311,17 @@ class TokenListCreateView(LoginView):
             "an existing token. The answer carries the token once; it is stored hashed. "
             "Failed sign-ins are counted per account and per address: past the limit, "
             "every sign-in of them answers 429 (code locked_out, with Retry-After) for a "
-            "while, even with the right password."
+            "while, even with the right password. An account whose email address is not "
+            "confirmed yet gets 403 (code email_unconfirmed): sign in on the website, which "
+            "emails a code to type."
         ),
         request=None,
-        responses={201: NewTokenSerializer, **errors(401, 429)},
+        responses={201: NewTokenSerializer, **errors(401, 403, 429)},
         tags=["account"],
     )
     def post(self, request: Request, format: str | None = None) -> Response:
+        if not verified_emails(request.user):
+            raise AddressNotConfirmed
         return super().post(request, format=format)
 
     def get_post_response(self, request: Request, token: str, instance: AuthToken) -> Response:

@@ -159,6 +159,21 @@ CONFIRMING_AN_ADDRESS = (
     ),
 )
 
+# Typing the code mailed at sign-up, or at a sign-in with an unconfirmed address
+# (account/confirm_email_verification_code.html, its form, messages and email: decision 0034)
+TYPING_THE_CODE = (
+    _("Email Verification"),
+    _("Enter Email Verification Code"),
+    _("We've sent a code to %(recipient)s. The code expires shortly, so please enter it soon."),
+    _("Code"),
+    _("Request new code"),
+    _("Incorrect code."),
+    _(
+        "Your email verification code is listed below. Please enter it in your open "
+        "browser window.",
+    ),
+)
+
 # Confirming it is you, and an inactive account (account/reauthenticate.html, account_inactive.html)
 CONFIRMING_IT_IS_YOU = (
     _("Confirm Access"),
@@ -240,6 +255,7 @@ EVERY_PAGE = (
     *A_NEW_PASSWORD,
     *EMAIL_ADDRESSES,
     *CONFIRMING_AN_ADDRESS,
+    *TYPING_THE_CODE,
     *CONFIRMING_IT_IS_YOU,
     *THEIR_EMAILS,
     *DJANGOS_WORDS,

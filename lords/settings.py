@@ -202,7 +202,13 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.signup.SignupDetails"  # (the display name)
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
-ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+# An address is confirmed before its account signs in, by a code mailed to it and typed on the
+# next page (the browser keeps the sign-up's ?next=); a sign-up with a taken address looks
+# the same and mails its owner instead (docs/decisions/0034-a-sign-up-tells-nothing.md).
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND = True  # "Request new code" (a code lasts 15 min)
+ACCOUNT_PREVENT_ENUMERATION = True
 # Sign-in lockout (docs/decisions/0007, accounts/lockout.py): one policy for every door that
 # checks a password (web sign-in, HTTP Basic at /api/v1/tokens/, the admin). After
 # SIGN_IN_FAILURE_LIMIT failures within SIGN_IN_LOCKOUT_MINUTES for one account, or from one

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import base64
+import uuid
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from tests.api.helpers import API, Player, assert_error, body
+from tests.web.signing_up import PASSWORD, fill_in, type_the_code
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +43,21 @@ def test_a_wrong_password_gets_no_token(alice: Player, anonymous: APIClient) -> 
     anonymous.credentials(HTTP_AUTHORIZATION=_basic("alice@example.org", "wrong"))
     assert_error(anonymous.post(f"{API}/tokens/"), 401, "authentication_failed")
     assert AuthToken.objects.filter(user=alice.user).count() == 1
+
+
+def test_an_account_whose_address_is_not_confirmed_gets_no_token(anonymous: APIClient) -> None:
+    """Signed up on the site, the code never typed: the web asks for the code before it signs
+    the account in, and the API sends the person there rather than around it (0034)."""
+    email = f"zed-{uuid.uuid4().hex[:12]}@example.org"
+    site = Client()
+    assert fill_in(site, email)["Location"] == "/accounts/confirm-email/"
+    anonymous.credentials(HTTP_AUTHORIZATION=_basic(email, PASSWORD))
+    refused = assert_error(anonymous.post(f"{API}/tokens/"), 403, "email_unconfirmed")
+    assert "sign in on the website and type the code" in refused["message"]
+    assert not AuthToken.objects.filter(user__email=email).exists()
+
+    assert type_the_code(site, email).status_code == 302
+    assert anonymous.post(f"{API}/tokens/").status_code == 201
 
 
 def test_a_browser_session_creates_a_token(alice: Player) -> None:

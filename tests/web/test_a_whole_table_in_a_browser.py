@@ -31,6 +31,7 @@ from tests.notifications.conftest import (
     text_part,
 )
 from tests.web.helpers import actor
+from tests.web.signing_up import CODE
 from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, sync_playwright
 
 pytestmark = [
@@ -65,6 +66,17 @@ def _email_shots(browser: Any, html: str, name: str) -> None:
         page.set_content(html)
         page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
         context.close()
+
+
+def _type_the_code(page: Any, smtp: Any, email: str, mails: int) -> None:
+    """On the code page the sign-up leads to, type the code of the ``mails``-th email (the
+    last one to ``email``), as the newcomer reads it, and confirm."""
+    page.wait_for_selector("input[name=code]")
+    smtp.wait_for(mails)
+    found = CODE.search(text_part(smtp.to(email)[-1]))
+    assert found is not None, text_part(smtp.to(email)[-1])
+    page.fill("input[name=code]", found.group(1))
+    page.click("form button.primary")
 
 
 def _link(message: Any) -> str:
@@ -186,6 +198,7 @@ def test_a_whole_table_without_the_api(
         ada.fill("input[name=password2]", PASSWORD)
         ada.fill("input[name=display_name]", "Ada")
         ada.click("form button[type=submit]")
+        _type_the_code(ada, smtp, "ada@example.org", 1)  # (the code page: decision 0034)
         ada.wait_for_url(f"{base}/")
         assert "Waiting for you" in ada.inner_text("main")
         # The game first, then its options; two invitations with it.
@@ -199,7 +212,7 @@ def test_a_whole_table_without_the_api(
         game = Game.objects.get(created_by__email="ada@example.org")
         assert "Bob" in ada.inner_text("#invitations")
         assert "newcomer@example.org" in ada.inner_text("#invitations")
-        mails = smtp.wait_for(2)
+        mails = smtp.wait_for(3)
         to_new = next(m for m in mails if m["To"] == "newcomer@example.org")
         to_bob = next(m for m in mails if m["To"] == bob.email)
         _email_shots(browser, html_part(to_new), "invitation-email")
@@ -215,6 +228,7 @@ def test_a_whole_table_without_the_api(
         newcomer.fill("input[name=password2]", PASSWORD)
         newcomer.fill("input[name=display_name]", "Newcomer")
         newcomer.click("form button[type=submit]")
+        _type_the_code(newcomer, smtp, "newcomer@example.org", 4)  # back on the invitation
         newcomer.wait_for_selector("text=Accept: take a seat")
         newcomer.click("text=Accept: take a seat")
         newcomer.wait_for_selector(".message.success")

@@ -1,10 +1,11 @@
-"""allauth's sign-up and sign-in pages in Chromium on a phone (tests/web/test_the_account_pages.py
-reads their markup): the account pages' stylesheet loads under the site's CSP, each input
-takes its card's width, nothing is wider than the phone, and axe-core finds no serious
-violation."""
+"""allauth's sign-up, sign-in and code pages in Chromium on a phone
+(tests/web/test_the_account_pages.py reads their markup): the account pages' stylesheet loads
+under the site's CSP, each input takes its card's width, nothing is wider than the phone, and
+axe-core finds no serious violation."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -50,10 +51,24 @@ def test_sign_up_and_sign_in_on_a_phone(
     phone.click("form button[type=submit]")
     phone.wait_for_selector(".field.has-error")
     problems: list[Any] = []
-    for url in (None, "/accounts/login/"):
-        if url:
-            phone.goto(f"{live_server.url}{url}")
-        where = url or "sign-up refused"
+
+    def the_code_page() -> None:  # where a sign-up leads (decision 0034)
+        phone.goto(f"{live_server.url}/accounts/signup/")
+        phone.fill("input[name=email]", f"zed-{uuid.uuid4().hex[:12]}@example.org")
+        phone.fill("input[name=display_name]", "Zed")
+        for field in ("password1", "password2"):
+            phone.fill(f"input[name={field}]", "a-long-pass-9")
+        phone.click("form button[type=submit]")
+        phone.wait_for_selector("input[name=code]")
+        assert phone.inner_text("main form button.primary") == "Confirm"
+
+    steps = (
+        ("sign-up refused", lambda: None),
+        ("/accounts/login/", lambda: phone.goto(f"{live_server.url}/accounts/login/")),
+        ("the code page", the_code_page),
+    )
+    for where, go_there in steps:
+        go_there()
         assert phone.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") != (
             "1200px"
         ), f"{where}: the account pages' stylesheet did not load"

@@ -321,6 +321,7 @@ def test_what_was_just_played_is_read_with_the_move_box(client: Any, lords: Any)
     client.force_login(player)
     sent = {"text": "prefer place ask", "expected_version": lords.version, "idempotency_key": "p"}
     page = client.post(f"/games/{lords.pk}/", sent, follow=True).content.decode()
-    assert re.search(r'<ul class="messages" role="status" id="flash">\s*<li[^>]*>Played: ', page)
+    flash = r'<ul class="messages" aria-live="polite" id="flash">\s*<li[^>]*>Played: '
+    assert re.search(flash, page)
     [box] = re.findall(r'<textarea name="text" id="id_text"[^>]*>', page)
     assert 'aria-describedby="flash text-help"' in box and " autofocus" in box

@@ -15,6 +15,7 @@ from games import services
 from games.models import Game, Invitation, Move, Seat
 from tests.notifications.conftest import text_part
 from tests.web.helpers import page_text
+from tests.web.signing_up import CODE, fill_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,8 +220,9 @@ def test_a_link_to_a_full_or_started_game_says_so(ada, bob, cy, smtp):
 
 
 def test_a_new_person_signs_up_through_the_link_and_confirms_the_address_as_anyone(ada, smtp):
-    """The link seats the new account; the address waits for allauth's confirmation email
-    like any other (the link proves nothing about a mailbox, 0024)."""
+    """The link seats the new account; the address waits for allauth's confirmation code like
+    any other (the link proves nothing about a mailbox, 0024), and once it is typed the
+    newcomer is back on the invitation (0034)."""
     game = _open(ada, private=True)
     services.invite(game=game, by=ada, email="new@example.org")
     (mail,) = smtp.wait_for(1)
@@ -228,15 +230,14 @@ def test_a_new_person_signs_up_through_the_link_and_confirms_the_address_as_anyo
     visitor = Client()
     page = page_text(visitor.get(link).content.decode())
     assert "To answer, sign up (it takes a minute) or sign in." in page
-    visitor.post(
-        f"/accounts/signup/?next={link}",
-        {
-            "email": "new@example.org",
-            "password1": "a-long-pass-9",
-            "password2": "a-long-pass-9",
-            "display_name": "Newcomer",
-        },
-    )
+    signed_up = fill_in(visitor, "new@example.org", then=link, name="Newcomer")
+    assert signed_up["Location"] == "/accounts/confirm-email/"
     assert not EmailAddress.objects.get(email="new@example.org").verified
+    (_invitation, confirmation) = smtp.wait_for(2)
+    code = CODE.search(text_part(confirmation))
+    assert code is not None, text_part(confirmation)
+    typed = visitor.post("/accounts/confirm-email/", {"code": code.group(1)})
+    assert typed["Location"] == link
+    assert EmailAddress.objects.get(email="new@example.org").verified
     visitor.post(link + "accept/")
     assert Seat.objects.filter(game=game, user__email="new@example.org").exists()

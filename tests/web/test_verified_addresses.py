@@ -4,20 +4,17 @@ own must not see the game, on the board page or through the API, until they conf
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 import pytest
-from django.core import mail
 from django.test import Client
 
 from accounts.models import User
 from games import services
+from tests.web.signing_up import fill_in, type_the_code
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "a-long-test-password-9"
 
 
 def _fresh(name: str) -> str:
@@ -40,16 +37,8 @@ def private_game(ada: User, invited: str) -> Any:
 
 
 def _sign_up(client: Client, email: str) -> User:
-    """Through allauth's own signup view (email verification is optional: signed in at once)."""
-    response = client.post(
-        "/accounts/signup/",
-        {
-            "email": email,
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-            "display_name": email.split("@")[0].title(),
-        },
-    )
+    """Through allauth's own signup view, up to the code page (not yet signed in)."""
+    response = fill_in(client, email, name=email.split("@")[0].title())
     assert response.status_code == 302, response.content
     return User.objects.get(email=email)
 
@@ -63,36 +52,32 @@ def _status(client: Client, game: Any) -> tuple[int, int]:
 
 
 def _confirm(client: Client, email: str) -> None:
-    """Follow the confirmation link allauth mailed to ``email`` (the page, then its button)."""
-    sent = [m for m in mail.outbox if email in m.to]
-    assert sent, f"no confirmation mail to {email}"
-    link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+/)", str(sent[-1].body))
-    assert link is not None, sent[-1].body
-    assert client.get(link.group(1)).status_code == 200
-    assert client.post(link.group(1)).status_code == 302
+    """Type the code allauth mailed to ``email`` on its page, as its owner does."""
+    assert type_the_code(client, email).status_code == 302
 
 
 def test_signing_up_with_an_invited_address_opens_nothing_until_it_is_confirmed(
     client: Client, private_game: Any, invited: str
 ) -> None:
     _sign_up(client, invited)
-    assert _status(client, private_game) == (403, 403)
+    assert "_auth_user_id" not in client.session  # not signed in before the code:
+    assert _status(client, private_game) == (302, 401)  # asked to sign in, as a visitor
 
     _confirm(client, invited)
     assert _status(client, private_game) == (200, 200)
 
 
-def test_an_added_unverified_primary_address_opens_nothing(
+def test_an_added_unverified_address_opens_nothing_nor_becomes_the_login(
     client: Client, private_game: Any, invited: str
 ) -> None:
     mallory = _sign_up(client, _fresh("mallory"))
+    _confirm(client, mallory.email)
     added = client.post("/accounts/email/", {"email": invited, "action_add": ""})
     assert added.status_code == 302, added.content
-    primary = client.post("/accounts/email/", {"email": invited, "action_primary": ""})
-    assert primary.status_code == 302, primary.content
+    client.post("/accounts/email/", {"email": invited, "action_primary": ""})
     mallory.refresh_from_db()
-    assert mallory.email == invited  # allauth let her make it her login...
-    assert _status(client, private_game) == (403, 403)  # ...but it opens no private game
+    assert mallory.email != invited  # refused: with verification mandatory, a login is verified
+    assert _status(client, private_game) == (403, 403)  # it opens no private game
 
     _confirm(client, invited)
     assert _status(client, private_game) == (200, 200)

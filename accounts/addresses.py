@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 
 def verified_emails(user: Any) -> set[str]:
@@ -52,3 +52,10 @@ def user_at_verified(email: str) -> Any:
     found = EmailAddress.objects.filter(email__iexact=email, verified=True).select_related("user")
     address = found.first()
     return address.user if address is not None else None
+
+
+def confirmed() -> Exists:
+    """For a filter of users: those with a verified address. Only they are found by name
+    (invitations by name in games and leagues): an account never confirmed may hold a
+    stranger's address, which an invitation would then be mailed to (review of 0034)."""
+    return Exists(EmailAddress.objects.filter(user_id=OuterRef("pk"), verified=True))

@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts import deletion
+from accounts.addresses import record_verified
 from accounts.models import User
 from accounts.signup import cleaned_display_name
 
@@ -47,6 +48,14 @@ class UserAdmin(BaseUserAdmin):
         ),
     )
     actions = ("delete_accounts",)
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        """An account staff add has its address recorded verified, as every account the
+        server makes (``create_user``): staff vouch for it (review of decision 0034: it was
+        asked for a code at its first sign-in, and refused an API token until then)."""
+        super().save_model(request, obj, form, change)
+        if not change:
+            record_verified(obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """No plain delete: it would either fail (seats protect the row) or, for someone

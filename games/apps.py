@@ -18,11 +18,11 @@ class GamesConfig(AppConfig):
 
         install_translator(translation.gettext, translation.ngettext, number, fit)
 
-        from allauth.account.signals import user_signed_up
+        from allauth.account.signals import email_confirmed
 
-        from games.web.signup import claim_after_sign_up
+        from games.web.signup import claim_once_confirmed
 
-        user_signed_up.connect(claim_after_sign_up, dispatch_uid="games.claim_invitation")
+        email_confirmed.connect(claim_once_confirmed, dispatch_uid="games.claim_invitation")
 
         from games.events import record_moves, record_table
         from games.services.hooks import moves_committed, table_changed

@@ -31,6 +31,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 
+from accounts.addresses import confirmed
 from accounts.models import User
 from games.models import Game, Move, Seat
 from games.selectors import seat_taker
@@ -124,7 +125,7 @@ def find_by_name(who: str) -> User:
     found = (
         User.objects.annotate(folded=Lower("display_name"))
         # (compared as the names' unique constraint compares them: accounts.rules)
-        .filter(folded=Lower(Value(who)), is_active=True)
+        .filter(confirmed(), folded=Lower(Value(who)), is_active=True)
         .exclude(display_name="")
         .first()
         if who

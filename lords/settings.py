@@ -206,8 +206,10 @@ ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 # next page (the browser keeps the sign-up's ?next=); a sign-up with a taken address looks
 # the same and mails its owner instead (docs/decisions/0034-a-sign-up-tells-nothing.md).
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
-ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
-ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND = True  # "Request new code" (a code lasts 15 min)
+# (allauth's codes need "mandatory": set otherwise, a development setting, the email is a link;
+# a sign-up then tells whether an address has an account, as before decision 0034)
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"
+ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND = ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED
 ACCOUNT_PREVENT_ENUMERATION = True
 # Sign-in lockout (docs/decisions/0007, accounts/lockout.py): one policy for every door that
 # checks a password (web sign-in, HTTP Basic at /api/v1/tokens/, the admin). After

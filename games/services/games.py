@@ -211,10 +211,11 @@ def invite_player(*, game: Game | int, by: Any, who: str) -> Invitation:
         return invite(game=game, by=by, email=who)
     if not who:
         raise InvalidRequest(_("type a player's name or an email address"), field="who")
+    from accounts.addresses import confirmed
     from accounts.models import FORMER_DOMAIN, User
 
     found = list(
-        User.objects.filter(display_name__iexact=who, is_active=True).exclude(
+        User.objects.filter(confirmed(), display_name__iexact=who, is_active=True).exclude(
             email__endswith=f"@{FORMER_DOMAIN}"
         )[:2]
     )

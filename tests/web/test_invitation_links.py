@@ -13,9 +13,11 @@ from allauth.account.models import EmailAddress
 from django.core import mail
 from django.test import Client
 
+from games import services
 from games.models import Game, Seat
+from games.services.errors import InvalidRequest
 from tests.api.helpers import Player, body, make_player
-from tests.web.signing_up import sign_up
+from tests.web.signing_up import fill_in, sign_up
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +102,36 @@ def test_answering_through_a_link_does_not_verify_the_address(
     assert Seat.objects.filter(game=game, user__email=mallory).exists()
     # (with codes, allauth keeps an added address in the session until its code is typed)
     assert not EmailAddress.objects.filter(email__iexact=victim, verified=True).exists()
+
+
+def test_a_sign_up_never_confirmed_does_not_take_the_invitation(
+    dee: Player, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Found by review of decision 0034: the invitation was claimed when the account was
+    made, before its code; a newcomer who mistyped their address (no code ever came) and
+    signed up again with the right one found the invitation "for another account"."""
+    typo, right = _fresh("viktor"), _fresh("victor")
+    game, _answer, link = _invite_by_api(dee, right, django_capture_on_commit_callbacks)
+    first = Client()
+    assert first.get(link).status_code == 200
+    assert fill_in(first, typo, then=link, name="Vik").status_code == 302  # no code comes
+    again = Client()  # (the newcomer tries again from the email's link)
+    assert again.get(link).status_code == 200
+    _sign_up(again, right, then=link)
+    assert "another account" not in again.get(link).content.decode()
+    again.post(link + "accept/")
+    assert Seat.objects.filter(game=game, user__email=right).exists()
+
+
+def test_an_account_never_confirmed_is_not_found_by_name(
+    dee: Player, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Found by review of decision 0034: anyone could sign up with a stranger's address and a
+    name, never type the code, and the invitations by that name were mailed to the stranger."""
+    stranger = _fresh("stranger")
+    assert fill_in(Client(), stranger, name="Famous Player").status_code == 302
+    mail.outbox.clear()
+    game = body(dee.post("/games/", {"game_type": "vegas", "seats": 3, "private": True}))
+    with pytest.raises(InvalidRequest, match="no player is called 'Famous Player'"):
+        services.invite_player(game=game["id"], by=dee.user, who="Famous Player")
+    assert not [m for m in mail.outbox if stranger in m.to]

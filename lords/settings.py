@@ -178,6 +178,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour="4", minute="17"),
         "options": {"expires": 3600},
     },
+    "remove-unconfirmed-accounts": {
+        "task": "accounts.tasks.remove_unconfirmed",
+        "schedule": crontab(hour="4", minute="41"),
+        "options": {"expires": 3600},
+    },
     "send-due-email": {
         "task": "notifications.tasks.send_due",
         "schedule": NOTIFICATIONS_RESEND_EVERY_SECONDS,

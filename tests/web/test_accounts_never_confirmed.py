@@ -56,3 +56,15 @@ def test_an_account_that_signed_in_once_is_kept_even_unconfirmed(make_user: Any)
         clock.shift(timedelta(days=30))
         assert remove_unconfirmed() == 0
         assert User.objects.filter(pk=old.pk).exists()
+
+
+def test_beat_runs_it_daily(settings: Any) -> None:
+    from lords.celery import app
+
+    app.loader.import_default_modules()
+    (entry,) = [
+        e
+        for e in settings.CELERY_BEAT_SCHEDULE.values()
+        if e["task"] == "accounts.tasks.remove_unconfirmed"
+    ]
+    assert entry["task"] in app.tasks

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from allauth.account.models import EmailAddress
 from django.db.models import Exists, OuterRef, ProtectedError, RestrictedError
 from django.utils import timezone
 
+from accounts.addresses import confirmed
 from accounts.models import User
 
 KEPT_FOR = timedelta(days=7)
@@ -34,7 +34,7 @@ def remove_unconfirmed() -> int:
             is_staff=False,
             date_joined__lt=timezone.now() - KEPT_FOR,
         )
-        .exclude(Exists(EmailAddress.objects.filter(user_id=OuterRef("pk"), verified=True)))
+        .exclude(confirmed())
         .exclude(Exists(Seat.objects.filter(user_id=OuterRef("pk"))))
     )
     removed = 0

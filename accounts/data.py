@@ -41,7 +41,14 @@ from games.models import (
     Webhook,
 )
 from games.services import export_game
-from leagues.models import JoinRequest, League, LeagueInvitation, Membership, SeasonEntry
+from leagues.models import (
+    JoinRequest,
+    League,
+    LeagueInvitation,
+    Membership,
+    Removal,
+    SeasonEntry,
+)
 from leagues.models import Mail as LeagueMail
 from notifications import services as notifications
 from notifications.models import Notification
@@ -286,6 +293,12 @@ def _leagues(user: User) -> dict[str, Any]:
         "join_requests": [
             {"league": r.league.slug, "created_at": r.created_at}
             for r in JoinRequest.objects.filter(user=user).select_related("league").order_by("pk")
+        ],
+        # (an admin removed them: they come back only invited; who removed them is the
+        # league's, not theirs)
+        "removed_from": [
+            {"league": r.league.slug, "removed_at": r.removed_at}
+            for r in Removal.objects.filter(user=user).select_related("league").order_by("pk")
         ],
         "invitations": _league_invitations(user),
         "emails": [

@@ -10,6 +10,11 @@ secret), every column of its seats, each player's ``display_name``, ``email`` (a
 fallback) and ``away_until`` while it is in the future, the reader and the active language.
 It starts with the version, so it also serves as ``If-Match`` (``"12.…"`` reads as 12).
 
+The hash is keyed with the server's secret (BLAKE2b): the tag holds each player's address,
+and a player who could rebuild every other column a tag hashes could test guesses of a
+co-player's address against it offline (found by a security review); without the key a
+tag tells nothing of what it hashes.
+
 The same tag is made from instances already in memory (the answer to a move: no query) and
 from one unlocked statement (``rows.table_values``: a conditional read); a test holds them
 equal.
@@ -21,10 +26,12 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -129,7 +136,14 @@ def _tag(game_values: Sequence[Any], seats: Sequence[SeatValues], user: Any) -> 
     except orjson.JSONEncodeError:  # (what it refuses: an integer beyond 64 bits)
         text = json.dumps(parts, sort_keys=True, default=_plain).encode()
     version = game_values[_VERSION]
-    return f'"{version}.{hashlib.sha256(text).hexdigest()[:20]}"'
+    digest = hashlib.blake2b(text, key=_key(settings.SECRET_KEY), digest_size=10).hexdigest()
+    return f'"{version}.{digest}"'
+
+
+@lru_cache(maxsize=2)
+def _key(secret: str) -> bytes:
+    """The tags' key, derived from the server's secret (BLAKE2b takes at most 64 bytes)."""
+    return hashlib.sha256(f"lords.view_tags:{secret}".encode()).digest()
 
 
 def _plain(value: Any) -> Any:

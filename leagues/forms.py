@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engines.registry import get_engine, slugs
 from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
@@ -38,7 +39,7 @@ class LeagueForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-    game_type = forms.ChoiceField(label=_("Game"), choices=())
+    game_type = forms.ChoiceField(label=pgettext_lazy("a kind of game", "Game"), choices=())
     edition = forms.ChoiceField(label=_("Edition"), choices=())
     players_per_game = forms.TypedChoiceField(label=_("Players per table"), coerce=int, choices=())
     turn_hours = forms.IntegerField(
@@ -130,7 +131,12 @@ class SeasonForm(forms.Form):
         choices=(),
         help_text=_("When the players do not divide evenly; empty: every table full."),
     )
-    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=10, initial=1)
+    rounds = forms.IntegerField(
+        label=pgettext_lazy("how many times a season's pairing is played", "Cycles"),
+        min_value=1,
+        max_value=10,
+        initial=1,
+    )
     divisions = forms.IntegerField(label=_("Divisions"), min_value=1, max_value=10, initial=1)
     turn_hours = forms.IntegerField(
         label=_("Hours per turn"), min_value=1, max_value=MAX_TURN_HOURS
@@ -208,7 +214,7 @@ class LeagueAdminForm(forms.ModelForm):
     (the game from the registry, its edition, seats per table in its range; no raw text or
     JSON for the options), which judges the input; the admin adds the slug and the admins."""
 
-    game_type = forms.ChoiceField(label=_("Game"), choices=())
+    game_type = forms.ChoiceField(label=pgettext_lazy("a kind of game", "Game"), choices=())
     edition = forms.ChoiceField(label=_("Edition"), choices=())
     players_per_game = forms.TypedChoiceField(label=_("Players per table"), coerce=int, choices=())
 

@@ -14,7 +14,7 @@ Templates: three of one name (subject, text, HTML) as the notifications app's, u
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -33,13 +33,15 @@ log = logging.getLogger(__name__)
 
 def wants(user: Any, kind: str) -> bool:
     """A member's email choices: nothing to an unsubscribed or inactive person; the game
-    tools' notices follow their game email choice; announcements too (there is no
-    separate switch yet: "turn emails" is their "game email"). An invitation (a person
-    asked by another person) goes whatever the game email choice."""
+    tools' notices follow their game email choice; announcements and a season's end too
+    (there is no separate switch yet: "turn emails" is their "game email"). An invitation
+    (a person asked by another person) and a removal (what an admin did to their
+    membership: they would otherwise learn it from a button gone) go whatever the game email
+    choice."""
     if user is None or not user.is_active or not user.email:
         return False
     pref = notifications.preference(user)
-    if kind == "invitation":
+    if kind in ("invitation", "removed"):
         return pref.unsubscribed_at is None
     return pref.unsubscribed_at is None and bool(pref.turn_emails)
 
@@ -66,7 +68,8 @@ def queue(
     if user is not None:
         full["unsubscribe_url"] = unsubscribe_url(user.pk)
         headers["List-Unsubscribe"] = f"<{full['unsubscribe_url']}>"
-    with translation.override(language):
+    zone = user.zone if user is not None else UTC  # (not the sender's: the page's zone)
+    with translation.override(language), timezone.override(zone):
         subject = " ".join(render_to_string(f"leagues/emails/{template}-subject.txt", full).split())
         text = render_to_string(f"leagues/emails/{template}-body.txt", full)
         html = render_to_string(f"leagues/emails/{template}-body.html", full)

@@ -24,12 +24,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Value
+from django.db.models import Q, Value
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.addresses import confirmed
 from accounts.models import User
@@ -37,6 +38,7 @@ from games.models import Game, Move, Seat
 from games.selectors import seat_taker
 from games.services import tools
 from games.services.errors import InvalidRequest, NotAllowed, NotFound
+from games.services.games import hours_past_daily_cap
 from leagues import mail, tables
 from leagues.models import (
     INVITATION_LIFETIME,
@@ -44,6 +46,7 @@ from leagues.models import (
     League,
     LeagueInvitation,
     Membership,
+    Removal,
     Season,
 )
 from leagues.services import (
@@ -57,6 +60,7 @@ from leagues.services import (
     make_member,
     may_manage,
     require_member,
+    require_not_removed,
 )
 from lords import dates
 
@@ -203,6 +207,7 @@ def ask_to_join(*, league: League | str, user: Any) -> JoinRequest | Membership:
     _require_signed_in(user)
     if found.open or found.memberships.filter(user=user).exists():
         return join_league(league=found, user=user)
+    require_not_removed(found, user)
     request, _created = JoinRequest.objects.get_or_create(league=found, user=user)
     return request
 
@@ -271,6 +276,29 @@ def invite(*, league: League | str, by: Any, email: str) -> LeagueInvitation:
     return _invite(found, by, email=(email or "").strip())[0]
 
 
+MOST_INVITATIONS_A_DAY = 50
+"""League invitations one admin may send in a day, all leagues together: each emails an
+address the admin typed, which may be anybody's (anyone may create a league). Fifty takes a
+club in at once."""
+
+
+def _refuse_too_many_invitations(by: Any) -> None:
+    """Refuse past :data:`MOST_INVITATIONS_A_DAY`, saying in how many hours the next may go."""
+    made = LeagueInvitation.objects.filter(invited_by=by)
+    hours = hours_past_daily_cap(made, MOST_INVITATIONS_A_DAY)
+    if hours is not None:
+        raise InvalidRequest(
+            ngettext(
+                "you sent %(most)s league invitations within a day, the most: you may invite "
+                "more people in %(hours)s hour",
+                "you sent %(most)s league invitations within a day, the most: you may invite "
+                "more people in %(hours)s hours",
+                hours,
+            )
+            % {"most": MOST_INVITATIONS_A_DAY, "hours": hours}
+        )
+
+
 def _invite(
     league: League, by: Any, *, email: str = "", user: Any = None
 ) -> tuple[LeagueInvitation, Outcome]:
@@ -286,6 +314,7 @@ def _invite(
         waiting = _waiting(league).filter(**same).first()
         if waiting is not None:
             return waiting, Outcome.WAITING
+        _refuse_too_many_invitations(by)
         invitation = LeagueInvitation.objects.create(
             league=league,
             email=email if user is None else "",
@@ -351,6 +380,7 @@ def _mail(invitation: LeagueInvitation, to: str, language: str, person: Any = No
             "league": invitation.league.name,
             "by": invitation.invited_by.name if invitation.invited_by else "",
             "link": reverse("leagues:accept", kwargs={"token": invitation.token}),
+            "expires_at": invitation.expires_at,  # (said in the reader's language: the template)
         },
         email=to,
         language=language,
@@ -396,12 +426,78 @@ def accept_invitation(*, token: str, user: Any) -> Membership:
 
 
 def remove_member(*, league: League | str, user: Any, by: Any) -> None:
-    """An admin takes a member out (their draft entries go; games started go on)."""
+    """An admin takes a member out: their entries in draft seasons go, their games already
+    started go on (an admin may replace them with the game tools), they are told by email
+    in their language, and they do not join again by themselves: an admin's invitation
+    brings them back (``Removal``; an open league's "Join" button let them straight back in,
+    docs/decisions/0036). Not oneself (leave the league) nor the league's owner."""
     from leagues.services import leave_league
 
     found = _league(league)
     require_manager(found, by)
-    leave_league(league=found, user=user)
+    with transaction.atomic():
+        # Under the member's row lock: of two clicks on "remove", the second finds no member
+        # (and sends no second email).
+        require_removable(found, user, by, lock=True)
+        leave_league(league=found, user=user)
+        Removal.objects.update_or_create(league=found, user=user, defaults={"removed_by": by})
+        # (an invitation still waiting for them would bring them straight back: found by review)
+        found.invitations.filter(
+            Q(invitee=user) | Q(email__iexact=user.email),
+            accepted_at__isnull=True,
+            withdrawn_at__isnull=True,
+        ).update(withdrawn_at=timezone.now())
+        mail.queue(
+            kind="removed",
+            template="removed",
+            context={
+                "league": found.name,
+                "name": user.name,
+                "games": len(running_games(league=found, user=user)),
+                "link": reverse("leagues:detail", kwargs={"slug": found.slug}),
+            },
+            user=user,
+            league=found,
+        )
+
+
+def require_removable(league: League, user: Any, by: Any, *, lock: bool = False) -> None:
+    """A member, not the admin themself (their way out is "Leave the league", which lets
+    them back), not the owner (a league always has its owner; 0014), not an admin (only the
+    owner dismisses one, 0014: removed, they kept the role and took themself back in)."""
+    if user.pk == by.pk:
+        raise InvalidRequest(_('to leave the league, use "Leave the league" on its page'))
+    if user.pk == league.created_by_id:
+        raise InvalidRequest(_("the owner of a league stays one of its members"))
+    members = league.memberships.select_for_update() if lock else league.memberships.all()
+    if not members.filter(user=user).exists():
+        raise NotFound(not_a_member(league, user))
+    if league.admins.filter(pk=user.pk).exists():
+        # (removed, an admin kept the role, and took themself back in as any admin may)
+        raise InvalidRequest(
+            _(
+                "%(name)s is an admin of the league '%(league)s': its owner dismisses them "
+                "as an admin first"
+            )
+            % {"name": user.name, "league": league.name}
+        )
+
+
+def not_a_member(league: League, user: Any) -> str:
+    """What removing someone who is not (or no longer) a member is told."""
+    return _("%(name)s is not a member of the league '%(league)s'") % {
+        "name": user.name,
+        "league": league.name,
+    }
+
+
+def running_games(*, league: League, user: Any) -> list[Game]:
+    """The league's games ``user`` still plays: a removal leaves them running (the
+    confirmation page and the email say so)."""
+    games = Game.objects.filter(
+        season_game__season__league=league, status=Game.Status.ACTIVE, seats__user=user
+    )
+    return list(games.distinct().order_by("pk"))
 
 
 # -- seasons --------------------------------------------------------------------------------

@@ -141,6 +141,7 @@ def manage_page(request: HttpRequest, slug: str) -> HttpResponse:
         "owner_id": league.created_by_id,
         "is_owner": manage.is_owner(league, request.user),
         "members": [m.user for m in league.memberships.select_related("user")],
+        "admin_ids": set(league.admins.values_list("pk", flat=True)),
         "requests": [r.user for r in league.join_requests.select_related("user")],
         "invited": manage.waiting_invitations(league=league, by=request.user),
         "seasons": league.seasons.order_by("-number"),
@@ -275,17 +276,39 @@ def _said(taken: manage.TakenIn) -> str:
     return sentences[taken.outcome] % {"who": taken.who}
 
 
-@_post
-def remove_member(request: HttpRequest, league: League, user_id: int) -> HttpResponse:
+@require_http_methods(["GET", "HEAD", "POST"])
+def remove_member(request: HttpRequest, slug: str, user_id: int) -> HttpResponse:
+    """GET: what removing the member does, and a button to say yes (as resigning a game
+    asks first: one click on "remove" took a player out); POST: remove them
+    (``manage.remove_member``: they are told by email, and come back only invited)."""
+    try:
+        league = _league_for_admin(request, slug)
+    except ServiceError as exc:
+        return _refused(request, exc)
     user = User.objects.filter(pk=user_id).first()
     if user is None:
         return _refused(request, NotFound(_("nobody with that id")))
-    return _act(
-        request,
-        _back(league),
-        lambda: manage.remove_member(league=league, user=user, by=request.user),
-        _("%(name)s is no longer a member.") % {"name": user.name},
-    )
+    if request.method == "POST":  # (the service says it if they are no member any more)
+        return _act(
+            request,
+            _back(league),
+            lambda: manage.remove_member(league=league, user=user, by=request.user),
+            _("%(name)s is no longer a member: they are told by email.") % {"name": user.name},
+        )
+    try:  # (removed already, in a second tab; the owner; an admin; oneself)
+        manage.require_removable(league, user, request.user)
+    except ServiceError as exc:  # (said on the admin's page: it read "No such league")
+        messages.error(request, exc.message)
+        return redirect(_back(league))
+    context = {
+        "league": present.league_summary(league),
+        "member": user,
+        "games": [
+            present.season_game(g.season_game)
+            for g in manage.running_games(league=league, user=user)
+        ],
+    }
+    return render(request, "leagues/remove.html", context)
 
 
 @_post
@@ -384,8 +407,16 @@ def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "plans": manage.preview(season=season),
         "games": present.season(season, games=True)["games"],
         "member_form": PersonForm(prefix="member"),
+        # (a finished season showed its games but not its final table)
+        "table": [] if season.status == Season.Status.DRAFT else _table(league, season),
+        "following": Season.objects.filter(previous=season).first(),
     }
     return render(request, "leagues/season.html", context)
+
+
+def _table(league: League, season: Season) -> list[dict[str, Any]]:
+    """The season's standings as the league's page shows them (the one partial)."""
+    return list(present.standings(league, season.number)["table"])
 
 
 def _season_post(
@@ -455,13 +486,21 @@ def finish(request: HttpRequest, league: League, season: Season) -> HttpResponse
 @_season_post
 def next_season(request: HttpRequest, league: League, season: Season) -> HttpResponse:
     """The next season from a finished one: its players entered again, promoted or
-    relegated (``services.next_season``)."""
-    return _act(
+    relegated (``services.next_season``); the admin lands on it, a draft to run. Asked
+    again (a double click), the same season, said so."""
+    already = Season.objects.filter(previous=season).exists()
+    opened: list[Season] = []
+    response = _act(
         request,
         _season_back(league, season),
-        lambda: services.next_season(season=season, by=request.user),
-        _("The next season is open: its players are entered, promoted and relegated."),
+        lambda: opened.append(services.next_season(season=season, by=request.user)),
+        _("The next season was opened already: here it is.")
+        if already
+        else _("The next season is open: its players are entered, promoted and relegated."),
     )
+    if opened:
+        return redirect("leagues:season", slug=league.slug, number=opened[0].number)
+    return response
 
 
 # -- members' own doors -----------------------------------------------------------------------

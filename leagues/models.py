@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class League(models.Model):
@@ -88,7 +89,9 @@ class Season(models.Model):
     ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
     players_per_game = models.PositiveSmallIntegerField(_("players per game"), default=2)
     rounds = models.PositiveSmallIntegerField(
-        _("rounds"),
+        # (not a round of the round robin, SeasonGame.round, nor a player's turn: a word
+        # of its own in Italian, docs/decisions/0036)
+        pgettext_lazy("how many times a season's pairing is played", "cycles"),
         default=1,
         help_text=_(
             "2-player seasons: how many times the whole round robin is played; "
@@ -124,6 +127,16 @@ class Season(models.Model):
             "when the next season is opened."
         ),
     )
+    previous = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="following",
+    )
+    """The finished season this one was opened from ("open the next season"): one next
+    season per season, held by the database (a double click opened two, both startable:
+    docs/decisions/0036)."""
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -177,6 +190,30 @@ class SeasonGame(models.Model):
 
     def __str__(self) -> str:
         return f"game #{self.game_id} of {self.season} (round {self.round})"
+
+
+class Removal(models.Model):
+    """An admin removed ``user`` from ``league``: they do not join again by themselves (an
+    open league's "Join" button let them straight back in); an admin's invitation, or a
+    request an admin accepts, makes them a member again and this row goes
+    (docs/decisions/0036). Leaving by oneself leaves no row."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_removals"
+    )
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="removal_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} removed from {self.league}"
 
 
 class JoinRequest(models.Model):
@@ -266,6 +303,8 @@ class Mail(models.Model):
         INVITATION = "invitation", _("invitation")
         ANNOUNCEMENT = "announcement", _("announcement")
         TOOL = "tool", _("game tool")
+        REMOVED = "removed", _("removal from a league")
+        SEASON_OVER = "season_over", _("end of a season")
 
     league = models.ForeignKey(
         League, on_delete=models.CASCADE, null=True, blank=True, related_name="mails"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.engines import registry
 from leagues import selectors
@@ -33,6 +34,37 @@ def league_summary(league: League) -> dict[str, Any]:
         "open": league.open,
         "members": league.memberships.count(),
         "admins": sorted(_name(u) for u in league.admins.all()),
+    }
+
+
+def season_label(s: Season) -> str:
+    """A season as a sentence names it: its name, else its number ("season 2")."""
+    return s.name or str(s.number)
+
+
+def game_frame(game: Any) -> str | None:
+    """ "League Vegas Nights, season Autumn" for a season's game (None for any other game):
+    the line its start and game-over emails carry, in the reader's language."""
+    link = SeasonGame.objects.select_related("season__league").filter(game_id=game.pk).first()
+    if link is None:
+        return None
+    return _("League %(league)s, season %(season)s") % {
+        "league": link.season.league.name,
+        "season": season_label(link.season),
+    }
+
+
+def season_of_game(game_id: int) -> dict[str, Any] | None:
+    """The season a game belongs to, as its board page links to it (None: no league's)."""
+    link = SeasonGame.objects.select_related("season__league").filter(game_id=game_id).first()
+    if link is None:
+        return None
+    league = link.season.league
+    return {
+        "league": league.name,
+        "title": link.season.title,
+        "url": reverse("leagues:detail", kwargs={"slug": league.slug})
+        + f"?season={link.season.number}",
     }
 
 

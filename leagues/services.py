@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -26,7 +27,15 @@ from games.models import Game
 from games.services.errors import InvalidRequest, NotAllowed, NotFound, ServiceError
 from games.services.games import MAX_TIMEOUTS, MAX_TURN_HOURS, MAX_VACATION_DAYS
 from leagues import pairing, tables
-from leagues.models import League, LeagueInvitation, Membership, Season, SeasonEntry, SeasonGame
+from leagues.models import (
+    League,
+    LeagueInvitation,
+    Membership,
+    Removal,
+    Season,
+    SeasonEntry,
+    SeasonGame,
+)
 from leagues.selectors import season_standings
 
 MAX_ROUNDS = 10
@@ -251,6 +260,7 @@ def join_league(*, league: League | str, user: Any) -> Membership:
     existing = found.memberships.filter(user=user).first()
     if existing is not None:
         return existing
+    require_not_removed(found, user)
     if not found.open:
         raise NotAllowed(
             _("the league '%(league)s' is closed: ask one of its admins to add you")
@@ -259,12 +269,31 @@ def join_league(*, league: League | str, user: Any) -> Membership:
     return make_member(found, user)
 
 
+def was_removed(league: League, user: Any) -> bool:
+    """Whether an admin removed ``user`` from ``league`` and nobody brought them back."""
+    return bool(getattr(user, "pk", None)) and league.removals.filter(user=user).exists()
+
+
+def require_not_removed(league: League, user: Any) -> None:
+    """A member an admin removed does not come back by themselves (joining an open league,
+    asking to join): an admin's invitation brings them back (docs/decisions/0036)."""
+    if was_removed(league, user):
+        raise NotAllowed(
+            _(
+                "an admin removed you from the league '%(league)s': you may join again with "
+                "an invitation from one of its admins"
+            )
+            % {"league": league.name}
+        )
+
+
 def make_member(league: League, user: Any) -> Membership:
     """The membership, made once whatever the way in (joining an open league, a request
     accepted, an invitation accepted): the invitations by the person's name to the league
     that wait go with it, answered (the admins' list of invitations waiting went on showing a
     member, and the link let them back in after they were removed; found by review)."""
     membership, _created = Membership.objects.get_or_create(league=league, user=user)
+    Removal.objects.filter(league=league, user=user).delete()  # (an admin took them back)
     LeagueInvitation.objects.filter(league=league, invitee=user, accepted_at__isnull=True).delete()
     return membership
 
@@ -460,8 +489,8 @@ def _start_game(season: Season, table: list[Any]) -> Game:
         max_timeouts=season.max_timeouts,
         vacation_days=season.vacation_days,
     )
-    for user in others:
-        game_services.join_game(game=game, user=user)
+    for user in others:  # (no "X joined" email: the start email names the whole table)
+        game_services.join_game(game=game, user=user, announce=False)
     return game_services.start_game(game=game, by=first, keep_order=True)
 
 
@@ -487,9 +516,74 @@ def finish_season(*, season: Season | int, by: Any) -> Season:
         locked.status = Season.Status.FINISHED
         locked.finished_at = timezone.now()
         locked.save(update_fields=["status", "finished_at"])
+        _tell_the_end(locked)
     if isinstance(season, Season):
         _copy(season, locked)
     return locked
+
+
+def _tell_the_end(season: Season) -> None:
+    """Each entrant is emailed their final place in the season's table, in their language,
+    with the link to it (closing a season told nobody; docs/decisions/0036). Written with
+    the season's status: sent after the commit."""
+    from leagues import mail, present  # (mail renders templates; present reads selectors)
+
+    table = season_standings(season=season)
+    places = _places(season, table)
+    link = reverse("leagues:detail", kwargs={"slug": season.league.slug})
+    for line in table:
+        if line.user is None or line.user.pk not in places:  # (a substitute: no division)
+            continue
+        place, shared, players, division = places[line.user.pk]
+        mail.queue(
+            kind="season_over",
+            template="season_over",
+            context={
+                "league": season.league.name,
+                "season": present.season_label(season),
+                "name": line.user.name,
+                "place": place,
+                "shared": shared,
+                "players": players,
+                "division": division,
+                "points": line.points,
+                "played": line.played,
+                "wins": line.wins,
+                "link": f"{link}?season={season.number}",
+            },
+            user=line.user,
+            league=season.league,
+        )
+
+
+def _places(season: Season, table: list[Any]) -> dict[int, tuple[int, bool, int, int | None]]:
+    """Each player's place in the table that counts for them: the season's, or with
+    divisions their division's (promotion and relegation go by it: a place in the merged
+    table, "1 of 12" for a second division's winner, meant nothing; found by review). A
+    user id -> (place, shared, players in that table, division or None)."""
+    if season.divisions <= 1:
+        return {
+            line.user.pk: (line.position, line.shared, len(table), None)
+            for line in table
+            if line.user is not None
+        }
+    division_of = dict(season.entries.values_list("user_id", "division"))
+    found: dict[int, tuple[int, bool, int, int | None]] = {}
+    for division in sorted(set(division_of.values())):
+        lines = [x for x in table if x.user is not None and division_of.get(x.user.pk) == division]
+        places: list[int] = []
+        for index, line in enumerate(lines):
+            level = index and _level(lines[index - 1], line)
+            places.append(places[-1] if level else index + 1)
+        for index, line in enumerate(lines):
+            shared = places.count(places[index]) > 1
+            found[line.user.pk] = (places[index], shared, len(lines), division)
+    return found
+
+
+def _level(a: Any, b: Any) -> bool:
+    """Two lines the table ranks level (points, wins and games alike)."""
+    return (a.points, a.wins, a.played) == (b.points, b.wins, b.played)
 
 
 def _copy(target: Season, source: Season) -> None:
@@ -528,26 +622,21 @@ def next_season(*, season: Season | int, by: Any, name: str = "") -> Season:
     """The league's next season, opened from a finished one: the same settings, and every
     player of the finished season still a member entered again, promoted or relegated
     (:func:`moves_between_seasons`). A draft as any other: players may withdraw, newcomers
-    enter (in the lowest division)."""
+    enter (in the lowest division).
+
+    Once per season: the finished season's row is locked, and a second request (a double
+    click, a second tab) gets the season the first one opened, unchanged (two drafts with
+    the same entrants could both be started: two round robins of the same pairings)."""
     _require_signed_in(by)
-    pk = season.pk if isinstance(season, Season) else season
-    found = Season.objects.select_related("league").filter(pk=pk).first()
-    if found is None:
-        raise NotFound(_("there is no season #%(season)s") % {"season": pk}, season=pk)
-    _require_admin(found.league, by, "open_seasons")
-    if found.status != Season.Status.FINISHED:
-        raise SeasonStatusConflict(
-            _("%(season)s of %(league)s is %(status)s: the next season opens from a finished one")
-            % {
-                "season": found.title,
-                "league": found.league.name,
-                "status": found.get_status_display(),
-            },
-            status_now=found.status,
-        )
-    members = set(found.league.memberships.values_list("user_id", flat=True))
-    divisions = {pk: d for pk, d in moves_between_seasons(found).items() if pk in members}
     with transaction.atomic():
+        found = _locked_season(season)
+        _require_admin(found.league, by, "open_seasons")
+        already = Season.objects.filter(previous=found).first()
+        if already is not None:
+            return already
+        _require_finished(found)
+        members = set(found.league.memberships.values_list("user_id", flat=True))
+        divisions = {pk: d for pk, d in moves_between_seasons(found).items() if pk in members}
         opened = open_season(
             league=found.league,
             by=by,
@@ -561,8 +650,24 @@ def next_season(*, season: Season | int, by: Any, name: str = "") -> Season:
             divisions=found.divisions,
             movers=found.movers,
         )
+        opened.previous = found
+        opened.save(update_fields=["previous"])
         SeasonEntry.objects.bulk_create(
             SeasonEntry(season=opened, user_id=pk, division=division)
             for pk, division in sorted(divisions.items())
         )
     return opened
+
+
+def _require_finished(season: Season) -> None:
+    """The next season opens from a finished one only."""
+    if season.status != Season.Status.FINISHED:
+        raise SeasonStatusConflict(
+            _("%(season)s of %(league)s is %(status)s: the next season opens from a finished one")
+            % {
+                "season": season.title,
+                "league": season.league.name,
+                "status": season.get_status_display(),
+            },
+            status_now=season.status,
+        )

@@ -73,14 +73,25 @@ def _round_robin(players: int) -> Plan:
     if players < 2:
         return Plan(players, 2, [], _refusal(players, 2, 2))
     rounds = players if players % 2 else players - 1
-    text = ngettext(
-        "%(players)s players at 2 a table: a round robin of %(rounds)s rounds, %(games)s "
-        "games in all; one player sits out each round",
-        "%(players)s players at 2 a table: a round robin of %(rounds)s rounds, %(games)s "
-        "games in all",
-        1 if players % 2 else 2,
-    ) % {"players": players, "rounds": rounds, "games": players * (players - 1) // 2}
-    return Plan(players, 2, [2] * (players // 2), text)
+    if players == 2:  # (it read "a round robin of 1 rounds, 1 games in all")
+        text = _("2 players at 2 a table: one game")
+    elif players % 2:
+        text = _(
+            "%(players)s players at 2 a table: a round robin of %(rounds)s rounds, %(games)s "
+            "games in all; one player sits out each round"
+        )
+    else:
+        text = _(
+            "%(players)s players at 2 a table: a round robin of %(rounds)s rounds, %(games)s "
+            "games in all"
+        )
+    games = players * (players - 1) // 2
+    return Plan(
+        players,
+        2,
+        [2] * (players // 2),
+        text % {"players": players, "rounds": rounds, "games": games},
+    )
 
 
 def _refusal(players: int, per_table: int, smallest: int) -> str:

@@ -36,6 +36,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "page": page,
         "is_member": selectors.is_member(league=league, user=request.user),
         "may_manage": services.may_manage(league, request.user),
+        "removed": services.was_removed(league, request.user),
         "asked": league.join_requests.filter(
             pk__isnull=False, user_id=request.user.pk or 0
         ).exists(),

@@ -2,7 +2,9 @@
 
 Django's ``M`` (month abbreviation) is English in every language ("jeu 26 Nov"), so the
 formats are themselves translatable: the catalogs give each language its own (French
-``D j N``: "jeu 26 nov."). Times are shown in the active time zone (the reader's).
+``D j N``: "jeu. 26 nov."). The day's abbreviation (``D``) is ours too: Django's Italian
+capitalises it ("scaduto il Mar 24 nov"), where Italian, like French, writes the days in
+lower case. Times are shown in the active time zone (the reader's).
 """
 
 from __future__ import annotations
@@ -10,7 +12,26 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils import dateformat, timezone
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
+
+_DAYS = (
+    pgettext_lazy("weekday abbreviation", "Mon"),
+    pgettext_lazy("weekday abbreviation", "Tue"),
+    pgettext_lazy("weekday abbreviation", "Wed"),
+    pgettext_lazy("weekday abbreviation", "Thu"),
+    pgettext_lazy("weekday abbreviation", "Fri"),
+    pgettext_lazy("weekday abbreviation", "Sat"),
+    pgettext_lazy("weekday abbreviation", "Sun"),
+)
+
+
+class _Format(dateformat.DateFormat):
+    """Django's formatter with the day's abbreviation from our catalogs."""
+
+    data: datetime
+
+    def D(self) -> str:  # (named as the format character it writes)
+        return str(_DAYS[self.data.weekday()])
 
 
 def _formats() -> dict[str, str]:
@@ -30,4 +51,4 @@ def when(moment: datetime | None, style: str = "time") -> str:
     if moment is None:
         return ""
     local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
-    return dateformat.format(local, _formats()[style])
+    return _Format(local).format(_formats()[style])

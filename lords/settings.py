@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -216,6 +216,7 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mand
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = ACCOUNT_EMAIL_VERIFICATION == "mandatory"
 ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND = ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED
 ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # (a sign-up's ?next= outlives its code)
 # Sign-in lockout (docs/decisions/0007, accounts/lockout.py): one policy for every door that
 # checks a password (web sign-in, HTTP Basic at /api/v1/tokens/, the admin). After
 # SIGN_IN_FAILURE_LIMIT failures within SIGN_IN_LOCKOUT_MINUTES for one account, or from one

@@ -35,7 +35,7 @@ from games.services.clock import clock_sentence
 from games.services.hooks import Batch
 from games.services.lookups import engine_for
 from games.services.naming import seat_label
-from notifications import leases, mailer
+from notifications import framing, leases, mailer
 from notifications.choices import lead_times, muted_users, next_digest, quiet_end
 from notifications.emails import render_email
 from notifications.models import EmailPreference, GameMute, Notification
@@ -908,6 +908,8 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
         "you_won": seat.order in (game.outcome or {}).get("winners", []),
         "said": _said(game, seat, last_at),
+        # (the league and season of a season's game: the start and game-over emails say it)
+        "frame": framing.line(game) if kind in (Kind.STARTED, Kind.GAME_OVER) else "",
     }
 
 

@@ -18,13 +18,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from django.utils.translation import get_language
+from django.utils.text import Truncator
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.models import ChatMessage, Seat
 from games.services import talk
 from games.services.errors import ServiceError
 
+LINE_SHOWN = 200  # characters of a message line an answer quotes back
 _SAY = re.compile(r"^\s*(?:say|dis|dire|di|dì)\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 _TO = re.compile(r"^\s*(?:to|à|a)\s+(?P<name>[^:]{1,60}?)\s*:\s*(?P<text>.*)$", re.IGNORECASE)
 
@@ -82,16 +84,21 @@ def split(lines: list[str]) -> tuple[list[Line], list[str]]:
 
 def post(seat: Seat, lines: list[Line], key: str) -> Talk:
     """Post each message line for ``seat`` (in the player's language: the refusals are
-    theirs); the line's number in the reply keys it, so a redelivery posts nothing new."""
+    theirs); the line's number in the reply keys it, so a redelivery posts nothing new.
+
+    At most ``talk.RATE`` lines are tried, as many as the table takes from a player in a
+    minute: the others are counted in one refusal, not tried one by one (3,000 lines of a
+    reply were 3,000 refusals, each quoting its line whole: a 31 MB answer). A refusal
+    quotes its line cut at ``LINE_SHOWN`` characters."""
     done = Talk()
-    for number, line in enumerate(lines):
+    for number, line in enumerate(lines[: talk.RATE]):
         to = None
         if line.to:
             recipient = talk.seat_named(seat.game, line.to)
             if recipient is None:
                 done.refused.append(
                     _("%(line)s: no player of game #%(game)s is called %(name)s")
-                    % {"line": line.raw, "game": seat.game_id, "name": line.to}
+                    % {"line": _shown(line.raw), "game": seat.game_id, "name": line.to}
                 )
                 continue
             to = recipient.order
@@ -105,7 +112,22 @@ def post(seat: Seat, lines: list[Line], key: str) -> Talk:
                 key=f"{key[:180]}#{number}",
             )
         except ServiceError as exc:
-            done.refused.append(f"{line.raw}: {exc.message}")
+            done.refused.append(f"{_shown(line.raw)}: {exc.message}")
             continue
-        done.posted.append(line.raw)
+        done.posted.append(_shown(line.raw))
+    more = len(lines) - talk.RATE
+    if more > 0:
+        done.refused.append(
+            ngettext(
+                "…and %(n)s more message, not posted: a reply posts at most %(most)s",
+                "…and %(n)s more messages, not posted: a reply posts at most %(most)s",
+                more,
+            )
+            % {"n": more, "most": talk.RATE}
+        )
     return done
+
+
+def _shown(raw: str) -> str:
+    """A line as an answer quotes it (cut, as the answer cuts the player's other lines)."""
+    return Truncator(raw).chars(LINE_SHOWN)

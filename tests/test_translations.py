@@ -321,7 +321,9 @@ def test_the_compiled_catalog_is_the_current_one(language: str) -> None:
                     got = compiled.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, count)
                 else:
                     got = compiled.ngettext(entry.msgid, entry.msgid_plural, count)
-                if got not in entry.msgstr.values() or got == entry.msgid_plural:
+                # (not compiled, gettext answers the English: a form the catalogue lacks,
+                # unless a language writes it as English does, French "%(n)s cycles")
+                if got not in entry.msgstr.values():
                     stale.append(entry.msgid)
                     break
     assert not stale, "compile the catalogs again: " + ", ".join(map(repr, stale))

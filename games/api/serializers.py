@@ -492,7 +492,8 @@ class TradeOfferSerializer(serializers.Serializer[Any]):
     )
     message = serializers.CharField(
         help_text="Why it failed (the engine's sentence, in the language of the acceptance "
-        "that ran it), or why the platform closed it: resigned, forfeited, replaced, aborted."
+        "that ran it), or why the platform closed it: resigned, forfeited, replaced, aborted, "
+        "parties (the turn changed: it would involve other players than those asked)."
     )
     closed_by = serializers.IntegerField(
         allow_null=True, help_text="Seat order of the party who declined or withdrew it."

@@ -87,7 +87,9 @@ class Command(Protocol):
 
     A command class may set ``anytime: ClassVar[bool] = True`` when any seated player may
     send it while the game waits on someone else (standing preferences); the engine still
-    judges it, and the platform lets it through its turn check.
+    judges it, and the platform lets it through its turn check. A trade whose parties
+    depend on whose turn it is (a step that is the active player's action) says so with a
+    ``follows_turn`` attribute that is true: an offer of it lapses when its turn ends.
     """
 
     def to_json(self) -> JSON: ...

@@ -69,3 +69,9 @@ class IdempotencyKeyReused(ServiceError, code="idempotency_key_reused", status=4
     """An idempotency key sent again with a different request: refused rather than answered
     with the first request's answer, which would drop the new command unseen (as Stripe
     does); the message names what the key was first used for."""
+
+
+class TooManyOffers(ServiceError, code="too_many_offers", status=409):
+    """A player already has the most open trade offers one may have in a game: each offer
+    emails its parties, so the limit bounds the emails one player sends them; the message
+    says to wait for an answer or withdraw one."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -255,6 +257,7 @@ def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
         existing = _pending(locked.invitations.filter(same)).first()
         if existing is not None:
             return existing
+        _refuse_too_many_invitations(by)
         invitation = Invitation.objects.create(
             game=locked,
             email=email,
@@ -265,6 +268,42 @@ def _invite(game: Game | int, by: Any, email: str, invitee: Any) -> Invitation:
         )
         table_changed_after_commit(locked.pk, "invited", invitation_id=invitation.pk)
     return invitation
+
+
+MOST_INVITATIONS_A_DAY = 30
+"""Invitations one person may send in a day, all games together. Each emails an address the
+inviter typed, which may be anybody's: without a limit the server would mail strangers at
+the API's rate on anyone's say (the per-inviter limit left by decision 0034)."""
+
+
+def _refuse_too_many_invitations(by: Any) -> None:
+    """Refuse past :data:`MOST_INVITATIONS_A_DAY`, saying in how many hours the next may go."""
+    hours = hours_past_daily_cap(Invitation.objects.filter(invited_by=by), MOST_INVITATIONS_A_DAY)
+    if hours is not None:
+        raise InvalidRequest(
+            ngettext(
+                "you sent %(most)s game invitations within a day, the most: you may invite "
+                "more people in %(hours)s hour",
+                "you sent %(most)s game invitations within a day, the most: you may invite "
+                "more people in %(hours)s hours",
+                hours,
+            )
+            % {"most": MOST_INVITATIONS_A_DAY, "hours": hours},
+            code="too_many_invitations",
+        )
+
+
+def hours_past_daily_cap(made: Any, most: int) -> int | None:
+    """None while fewer than ``most`` of ``made`` (rows with a ``created_at``) are from the
+    last 24 hours; else in how many whole hours (at least one) the oldest of the ``most``
+    newest leaves them, letting one more go (a sliding day, not a calendar day)."""
+    now = timezone.now()
+    recent = made.filter(created_at__gt=now - timedelta(days=1))
+    if recent.count() < most:
+        return None
+    oldest = recent.order_by("-created_at").values_list("created_at", flat=True)[most - 1]
+    left = oldest + timedelta(days=1) - now
+    return max(1, math.ceil(left.total_seconds() / 3600))
 
 
 def _pending(invitations: Any) -> Any:
@@ -424,9 +463,13 @@ def withdraw_invitation(*, game: Game | int, invitation: int, by: Any) -> Invita
     return found
 
 
-def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
+def join_game(
+    *, game: Game | int, user: Any, token: str | None = None, announce: bool = True
+) -> Seat:
     """Take the next seat. Private games need an invitation token. Joining twice returns the
-    seat already held."""
+    seat already held. ``announce=False``: the others seated are not told "X joined" (an app
+    that seats a whole table and starts it at once, as a league season does: the "game
+    started" email names everyone; 18 "joined" emails for a season's 6 games were noise)."""
     require_signed_in(user)
     with transaction.atomic():
         locked = lock_game(game)
@@ -455,7 +498,8 @@ def join_game(*, game: Game | int, user: Any, token: str | None = None) -> Seat:
             invitation.invitee = user
             invitation.email_due_at = None
             invitation.save(update_fields=["accepted_at", "invitee", "email_due_at"])
-        table_changed_after_commit(locked.pk, "joined", seat_id=seat.pk, user_id=user.pk)
+        if announce:
+            table_changed_after_commit(locked.pk, "joined", seat_id=seat.pk, user_id=user.pk)
     return seat
 
 

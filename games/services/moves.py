@@ -15,9 +15,11 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines.base import Command, GameEngine, IllegalCommand, State
@@ -42,7 +44,12 @@ from games.services.lookups import (
 )
 from games.services.movelog import SOURCES, Entry, append_moves
 from games.services.naming import not_your_turn
-from games.services.parsing import allowed_out_of_turn, numbered, parse_commands
+from games.services.parsing import (
+    MAX_COMMANDS_PER_SUBMISSION,
+    allowed_out_of_turn,
+    numbered,
+    parse_commands,
+)
 from games.services.saving import save_game
 
 
@@ -120,9 +127,17 @@ def apply_player_commands(
                 index=index,
             )
         try:
-            state, events = engine.apply(state, seat.order, command)
+            after, events = engine.apply(state, seat.order, command)
         except IllegalCommand as exc:
             raise IllegalMove(numbered(index, total, str(exc)), command=text, index=index) from exc
+        if allowed_out_of_turn(command) and changes_nothing(state, after):
+            raise IllegalMove(
+                numbered(index, total, _nothing_to_change(text)),
+                code="nothing_to_change",
+                command=text,
+                index=index,
+            )
+        state = after
         entries.append(Entry(seat, command, text, list(events), source))
         if index < total and any(engine.shows_chance(e) for e in events):
             raise IllegalMove(
@@ -132,6 +147,24 @@ def apply_player_commands(
                 index=index,
             )
     return state, entries
+
+
+def changes_nothing(before: State, after: State) -> bool:
+    """Whether a command left the state as it was, but for the count of commands applied
+    (``n``, which every engine keeps: a command's dice depend on its place in the log).
+    Asked of standing choices only (:func:`allowed_out_of_turn`): a state is compared whole."""
+    return after.keys() == before.keys() and all(
+        value == before[key] for key, value in after.items() if key != "n"
+    )
+
+
+def _nothing_to_change(text: str) -> str:
+    """Why a standing choice that is already so is refused: logged, it would tell everyone
+    nothing and move the game's version on, so that the active player's submission, sent
+    with the version they saw, would be refused as stale (found by a security test)."""
+    return _("%(command)s changes nothing: it is already your choice. Nothing was played.") % {
+        "command": text
+    }
 
 
 def _chance_not_last(text: str) -> str:
@@ -260,7 +293,12 @@ def _submit(
                 _("you resigned from game #%(game)s: a bot plays your seat to the end")
                 % {"game": locked.pk}
             )
-        if expected_version is not None and expected_version != locked.version:
+        engine = engine_for(locked)
+        if (
+            expected_version is not None
+            and expected_version != locked.version
+            and not only_standing_choices_since(locked, engine, seat, expected_version)
+        ):
             raise StaleVersion(
                 _(
                     "the game has moved on: you sent version %(sent)s, it is at %(current)s; "
@@ -269,10 +307,10 @@ def _submit(
                 % {"sent": expected_version, "current": locked.version},
                 current_version=locked.version,
             )
-        engine = engine_for(locked)
         commands = parse_commands(engine, text=text, command=command, options=locked.options)
         assert locked.state is not None
         state, entries = apply_player_commands(engine, locked.state, seat, commands, source, seats)
+        _refuse_too_many_choices(locked, seat, [e.command for e in entries if e.command])
         idempotency_key, fingerprint = (key.key, key.fingerprint) if key else (None, "")
         moves = commit_commands(
             locked,
@@ -288,6 +326,72 @@ def _submit(
     if isinstance(game, Game):
         copy_into(game, locked)
     return MoveResult(version=locked.version, moves=moves, game=locked, seats=seats)
+
+
+MOST_CHOICES_AN_HOUR = 20
+"""Standing choices (``prefer``) one player may make in a game within an hour. Each is a move
+every player's page and every webhook hears of; toggled back and forth (each toggle a real
+change), 50 a request at the API's rate filled the log (found by a security test). A player
+sets a few in a game; twenty an hour leaves room to change one's mind."""
+
+
+def _refuse_too_many_choices(game: Game, seat: Seat, commands: Sequence[Command]) -> None:
+    """Refuse a submission that would take ``seat`` past :data:`MOST_CHOICES_AN_HOUR`
+    standing choices (read only when it holds one: a move pays nothing). Asked once the
+    commands are applied, so that a choice that changes nothing is refused as such first."""
+    # (a command's ``kind`` is its JSON's "type", as the engines write it: the log's filter)
+    kinds = {getattr(c, "kind", "") for c in commands if allowed_out_of_turn(c)}
+    if not kinds:
+        return
+    sent = sum(1 for c in commands if allowed_out_of_turn(c))
+    since = timezone.now() - timedelta(hours=1)
+    made = Move.objects.filter(
+        game=game, seat=seat, created_at__gt=since, command__type__in=sorted(kinds)
+    ).count()
+    if made + sent > MOST_CHOICES_AN_HOUR:
+        raise InvalidRequest(
+            _(
+                "%(most)s standing preferences within the hour is the most in game #%(game)s (you "
+                "made %(made)s, and this sends %(sent)s): wait a while before changing them again"
+            )
+            % {"made": made, "sent": sent, "most": MOST_CHOICES_AN_HOUR, "game": game.pk},
+            code="too_many_choices",
+        )
+
+
+MOST_CHOICES_PASSED_OVER = 3 * MAX_COMMANDS_PER_SUBMISSION
+"""How many moves a stale version may be behind and still be judged by what those moves
+were (beyond, it is refused as stale without reading them)."""
+
+
+def only_standing_choices_since(game: Game, engine: GameEngine, seat: Seat, version: int) -> bool:
+    """Whether every move logged after ``version`` is another player's standing choice
+    (``prefer``: :func:`allowed_out_of_turn`). A submission sent with that version then
+    still stands: a standing choice changes nothing on the board nor whose turn it is, and
+    it only decides how its player's own decisions are answered, which that player could
+    answer so when asked anyway; refused, it let a player not to act keep the active one's
+    every submission stale (found by a security test). Read only when the version sent is
+    not the game's, so a move sent with the current version costs nothing more."""
+    behind = game.version - version
+    if not 0 < behind <= MOST_CHOICES_PASSED_OVER:
+        return False
+    since = Move.objects.filter(game=game, seq__gt=version).values_list("seat_id", "command")
+    found = list(since[: behind + 1])
+    return len(found) == behind and all(
+        seat_id is not None
+        and seat_id != seat.pk
+        and command is not None
+        and _standing_choice(engine, command)
+        for seat_id, command in found
+    )
+
+
+def _standing_choice(engine: GameEngine, command: Mapping[str, Any]) -> bool:
+    """Whether a logged command is one sent whoever the game waits on (a preference)."""
+    try:
+        return allowed_out_of_turn(engine.command_from_json(command))
+    except IllegalCommand:  # (a command this engine no longer reads: not one to pass over)
+        return False
 
 
 def request_fingerprint(

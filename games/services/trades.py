@@ -11,11 +11,19 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from games.engines.base import GameEngine, IllegalCommand
+from games.engines.base import Command, GameEngine, IllegalCommand
 from games.engines.text import from_json
 from games.models import Game, Seat, TradeOffer
-from games.services.errors import GameNotActive, IllegalMove, InvalidRequest, NotAllowed, NotFound
+from games.services.errors import (
+    GameNotActive,
+    IllegalMove,
+    InvalidRequest,
+    NotAllowed,
+    NotFound,
+    TooManyOffers,
+)
 from games.services.lookups import engine_for, lock_game, require_active, seat_of
 from games.services.movelog import SOURCES, Entry
 from games.services.moves import commit_commands
@@ -39,7 +47,9 @@ def propose_trade(
     party (as ``accept_trade`` logs the last acceptance's). ``expires_at``: when the offer
     lapses, in the future and within :data:`LONGEST_EXPIRY`; by default it lapses when the
     turn it was made in ends (:func:`expire_with_turn`), at the latest at that turn's
-    deadline."""
+    deadline; a trade with a step of the active player's lapses with its turn whatever its
+    ``expires_at`` (:func:`lapses_with_turn`). A proposer has at most
+    :data:`MOST_OPEN_OFFERS` open offers in a game."""
     if source not in SOURCES:
         raise InvalidRequest(_("unknown source '%(source)s'") % {"source": source})
     expires_at = checked_expiry(expires_at, timezone.now())
@@ -67,6 +77,8 @@ def propose_trade(
                 command=formatted,
             )
         _refuse_resigned_parties(locked, parties, formatted)
+        if not set(parties) <= {seat.order}:  # (else it executes now and is never open)
+            _refuse_too_many_offers(locked, seat)
         try:
             _state, events = engine.apply(locked.state, None, trade)
         except IllegalCommand as exc:
@@ -86,7 +98,7 @@ def propose_trade(
             parties=sorted(parties),
             accepted_by=[seat.order] if seat.order in parties else [],
             expires_at=expires_at or end_of_turn(locked),
-            turn="" if expires_at is not None else turn_of(engine, locked.state),
+            turn=turn_of(engine, locked.state) if lapses_with_turn(trade, expires_at) else "",
         )
         if set(offer.parties) <= set(offer.accepted_by):
             _execute(locked, offer, source)
@@ -94,6 +106,54 @@ def propose_trade(
         else:
             tell(offer, "proposed", seat.order)
         return offer
+
+
+MOST_OPEN_OFFERS = 3
+"""Open offers one player may have in a game at once. Each offer emails its parties: without
+a limit one player could send another an email per request. Three covers what a turn's
+dealing asks for (an offer to each other player at a four-player table, or alternatives put
+to one player); a fourth waits until one is answered, withdrawn or lapses."""
+
+
+MOST_OFFERS_AN_HOUR = 10
+"""Offers one player may propose in a game within an hour, whatever became of them: the open
+offers' limit alone let a player propose, withdraw and propose again, an email each time
+(found by review)."""
+
+
+def _refuse_too_many_offers(game: Game, seat: Seat) -> None:
+    """Refuse a new open offer past :data:`MOST_OPEN_OFFERS` (offers past their time count
+    no more, whether or not the sweep has closed them yet) or past
+    :data:`MOST_OFFERS_AN_HOUR`."""
+    now = timezone.now()
+    made = TradeOffer.objects.filter(game=game, proposer=seat)
+    if made.filter(created_at__gt=now - timedelta(hours=1)).count() >= MOST_OFFERS_AN_HOUR:
+        raise TooManyOffers(
+            _(
+                "you proposed %(most)s trade offers in game #%(game)s within the hour, the "
+                "most: wait a while before proposing another"
+            )
+            % {"most": MOST_OFFERS_AN_HOUR, "game": game.pk}
+        )
+    still_open = made.filter(status=TradeOffer.Status.OPEN, expires_at__gt=now)
+    if still_open.count() >= MOST_OPEN_OFFERS:
+        raise TooManyOffers(
+            ngettext(
+                "you already have %(most)s open trade offer in game #%(game)s, the most at "
+                "once: wait for an answer or withdraw it before proposing another",
+                "you already have %(most)s open trade offers in game #%(game)s, the most at "
+                "once: wait for their answers or withdraw one before proposing another",
+                MOST_OPEN_OFFERS,
+            )
+            % {"most": MOST_OPEN_OFFERS, "game": game.pk}
+        )
+
+
+def lapses_with_turn(trade: Command, expires_at: datetime | None) -> bool:
+    """Whether an offer of ``trade`` lapses when the turn it is made in ends: without a time
+    of its own, or when the trade's parties follow the turn (an action of the active
+    player: the next turn's would be someone else's, who was never asked)."""
+    return expires_at is None or getattr(trade, "follows_turn", False) is True
 
 
 LONGEST_EXPIRY = timedelta(days=7)
@@ -219,16 +279,55 @@ def accept_trade(*, offer: TradeOffer | int, user: Any, source: str = "api") -> 
             raise NotAllowed(_not_a_party(locked))
         # (an offer left open by a resignation before offers were closed with it)
         _refuse_resigned_parties(game, locked.parties, locked.text)
-        if seat.order not in locked.accepted_by:
-            locked.accepted_by = [*locked.accepted_by, seat.order]
-            locked.save(update_fields=["accepted_by"])
-        if set(locked.parties) <= set(locked.accepted_by):
-            _execute(game, locked, source)
-            tell(locked, locked.status, seat.order)
-        else:
-            tell(locked, "accepted", seat.order)
+        lapsed = _lapse_if_parties_changed(game, locked, now)
+        if not lapsed:
+            if seat.order not in locked.accepted_by:
+                locked.accepted_by = [*locked.accepted_by, seat.order]
+                locked.save(update_fields=["accepted_by"])
+            if set(locked.parties) <= set(locked.accepted_by):
+                _execute(game, locked, source)
+                tell(locked, locked.status, seat.order)
+            else:
+                tell(locked, "accepted", seat.order)
     _sync(offer, locked)
+    if lapsed:  # (raised once the lapse is committed: the parties were told of it)
+        raise GameNotActive(
+            _(
+                "trade offer #%(offer)s lapsed: the turn changed and it would now involve "
+                "other players than those asked; propose a new offer"
+            )
+            % {"offer": locked.pk},
+            code="offer_closed",
+            offer_status=locked.status,
+        )
     return locked
+
+
+PARTIES_CHANGED = "parties"
+"""The ``message`` of an offer that lapsed because its parties are no longer those asked."""
+
+
+def _lapse_if_parties_changed(game: Game, offer: TradeOffer, now: datetime) -> bool:
+    """Close ``offer`` (expired, :data:`PARTIES_CHANGED`) if the seats it involves, worked
+    out on the game as it is now, differ from those it was put to: a step of the active
+    player's would be another's, who never saw the offer. Such an offer lapses when its turn
+    ends; this holds for any other way the parties could change (an offer made before that
+    rule), so a trade never runs with parties who did not accept it."""
+    engine = engine_for(game)
+    assert game.state is not None
+    try:
+        trade = engine.command_from_json(offer.command)
+        parties = engine.trade_parties(game.state, offer.proposer.order, trade)
+    except IllegalCommand:  # (the engine says why when it executes it)
+        return False
+    if parties is None or set(parties) == set(offer.parties):
+        return False
+    offer.status = TradeOffer.Status.EXPIRED
+    offer.message = PARTIES_CHANGED
+    offer.resolved_at = now
+    offer.save(update_fields=["status", "message", "resolved_at"])
+    tell(offer, "expired")
+    return True
 
 
 def _execute(game: Game, offer: TradeOffer, source: str) -> None:

@@ -37,10 +37,11 @@ CLOSED_BECAUSE: dict[str, Any] = {
     "replaced": gettext_lazy("a player was replaced"),
     "aborted": gettext_lazy("the game was aborted"),
     "ended": gettext_lazy("the game ended"),
+    "parties": gettext_lazy("the turn changed: it would involve other players than those asked"),
     "the game ended": gettext_lazy("the game ended"),  # (as rows before 2026-11-24 say it)
 }
-"""Why the platform closed an offer (``trades.close_offers_of``, ``saving.finish``: its
-``message``)."""
+"""Why the platform closed an offer (``trades.close_offers_of``, ``saving.finish``,
+``trades.PARTIES_CHANGED``: its ``message``)."""
 
 SAID_BY_THE_STATUS = {"expired"}
 """A ``message`` the offer's status says already ("expired (expired)")."""

@@ -152,6 +152,8 @@ def create(request: HttpRequest) -> HttpResponse:
             services.invite_player(game=game, by=request.user, who=who)
         except ServiceError as exc:
             messages.error(request, exc.message)
+            if exc.code == "too_many_invitations":  # (said once, not once a name)
+                break
         else:
             messages.success(request, _("%(who)s is invited.") % {"who": who})
     return redirect("web:game", game_id=game.pk)

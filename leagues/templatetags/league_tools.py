@@ -10,7 +10,7 @@ from typing import Any
 from django import template
 
 from games.models import Game
-from leagues import manage
+from leagues import manage, present
 
 register = template.Library()
 
@@ -27,3 +27,10 @@ def game_tools(context: Any, game: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     seats = [(s["order"], s["name"]) for s in game["seats"]]
     return {"game": game["id"], "paused": game["clock"]["paused"], "seats": seats}
+
+
+@register.simple_tag
+def game_season(game_id: int) -> dict[str, Any] | None:
+    """The season a game belongs to, for its board page's link back (None: not a league's
+    game). A game's season never changes, so the cached board page may keep it."""
+    return present.season_of_game(game_id)

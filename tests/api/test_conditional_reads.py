@@ -132,3 +132,19 @@ def test_the_tag_serves_as_if_match(alice: Player, bob: Player) -> None:
     mover, view = _mover(game, alice, bob)
     stale = mover.post(f"/games/{game}/moves/", {"command": command}, HTTP_IF_MATCH=tag)
     assert assert_error(stale, 409)["code"] == "stale_version"
+
+
+def test_a_tag_cannot_be_made_without_the_servers_secret(
+    alice: Player, bob: Player, settings: Any
+) -> None:
+    """The tag hashes each player's address: unkeyed, a player who could rebuild every other
+    column it hashes could test guesses of a co-player's address against it (a security
+    review). Keyed with the server's secret, the same view under another secret has
+    another tag."""
+    game = start_game(alice, [bob], "vegas")
+    tag = _read(alice, game).headers["ETag"]
+    assert _read(alice, game, tag).status_code == 304
+    settings.SECRET_KEY = "another-secret-" + "x" * 40
+    other = _read(alice, game)
+    assert other.status_code == 200
+    assert other.headers["ETag"] != tag and other.headers["ETag"].split(".")[0] == tag.split(".")[0]

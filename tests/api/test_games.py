@@ -3,7 +3,11 @@ resign, my games (by status, waiting for me), the view, the log, decisions, expo
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+import time_machine
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Game, Invitation
@@ -144,3 +148,26 @@ def test_verify_waits_for_the_end_and_export_hides_the_seed(alice: Player, bob: 
     assert record["seed"] is None and record["seed_hash"]
     assert [p["name"] for p in record["players"]] in (["alice", "bob"], ["bob", "alice"])
     assert record["moves"][0]["seq"] == 0
+
+
+def test_a_player_sends_at_most_thirty_invitations_a_day(alice: Player) -> None:
+    """Each invitation emails an address the inviter typed, anybody's: without a limit the
+    server mailed strangers at the API's rate (left open by decision 0034)."""
+    game = body(alice.post("/games/", {"game_type": "vegas", "seats": 3, "private": True}))
+    url = f"/games/{game['id']}/invitations/"
+    for n in range(30):
+        assert alice.post(url, {"email": f"friend{n}@example.org"}).status_code == 201
+    error = assert_error(alice.post(url, {"email": "one-more@example.org"}), 400)
+    assert error["code"] == "too_many_invitations"
+    assert error["message"] == (
+        "you sent 30 game invitations within a day, the most: you may invite more people in "
+        "24 hours"
+    )
+    assert not Invitation.objects.filter(email="one-more@example.org").exists()
+    again = alice.post(url, {"email": "friend3@example.org"})  # (waiting: the same one)
+    assert again.status_code in (200, 201), again.content
+    with time_machine.travel(timezone.now() + timedelta(hours=23, minutes=30)):
+        later = assert_error(alice.post(url, {"email": "one-more@example.org"}), 400)
+        assert later["message"].endswith("you may invite more people in 1 hour")  # (a sliding day)
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        assert alice.post(url, {"email": "one-more@example.org"}).status_code == 201

@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
+import time_machine
+from django.test import Client
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games.engines import registry
+from games.models import TradeOffer
 from games.services import expire_trades
-from tests.api.helpers import Player, assert_error, body, move_count, start_game
+from tests.api.helpers import API, Player, assert_error, body, move_count, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +140,73 @@ def test_a_bad_expiry_time_is_refused_and_nothing_is_written(
     error = assert_error(refused, 400)
     assert said in str(error).lower() or said in error["message"], error
     assert body(alice.get(f"/games/{game['id']}/trades/")) == []
+
+
+def test_a_player_has_at_most_three_open_offers_in_a_game(
+    game: dict[str, Any], alice: Player, bob: Player
+) -> None:
+    # Found by a security test: one player proposed twenty offers in seconds, and each
+    # emailed the other player.
+    trade = f"trade {game['alice']} pays {game['bob']} 1"
+    offers = [_propose(alice, game, trade) for _ in range(3)]
+    assert [o.status_code for o in offers] == [201, 201, 201]
+
+    error = assert_error(_propose(alice, game, trade), 409, "too_many_offers")
+    assert error["message"] == (
+        f"you already have 3 open trade offers in game #{game['id']}, the most at once: wait "
+        "for their answers or withdraw one before proposing another"
+    )
+    assert len(body(bob.get(f"/games/{game['id']}/trades/"))) == 3  # nothing written
+
+    assert _propose(bob, game, f"trade {game['bob']} pays {game['alice']} 1").status_code == 201
+    first = body(offers[0])["id"]
+    assert alice.post(f"/games/{game['id']}/trades/{first}/withdraw/").status_code == 200
+    assert _propose(alice, game, trade).status_code == 201
+
+
+def test_an_offer_past_its_time_leaves_room_for_another(
+    game: dict[str, Any], alice: Player
+) -> None:
+    trade = f"trade {game['alice']} pays {game['bob']} 1"
+    for _ in range(3):
+        assert _propose(alice, game, trade).status_code == 201
+    oldest = TradeOffer.objects.filter(game_id=game["id"]).order_by("pk")[:1]
+    TradeOffer.objects.filter(pk__in=oldest).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )  # (lapsed: the minute's sweep has not closed it yet)
+    assert _propose(alice, game, trade).status_code == 201
+
+
+def test_a_browser_session_s_time_is_read_in_utc_as_a_token_s(
+    game: dict[str, Any], alice: Player
+) -> None:
+    """Found by review: the pages' time zone, set for the whole request, reached the API: a
+    naive ``expires_at`` sent from a browser's session in Tokyo was read nine hours early."""
+    alice.user.time_zone = "Asia/Tokyo"
+    alice.user.save(update_fields=["time_zone"])
+    browser = Client()
+    browser.force_login(alice.user)
+    naive = (timezone.now() + timedelta(days=2)).replace(microsecond=0, tzinfo=None)
+    sent = browser.post(
+        f"{API}/games/{game['id']}/trades/",
+        {"command": f"trade {game['alice']} pays {game['bob']} 1", "expires_at": naive.isoformat()},
+        content_type="application/json",
+    )
+    assert sent.status_code == 201, sent.content
+    assert parse_datetime(sent.json()["expires_at"]) == naive.replace(tzinfo=UTC)
+
+
+def test_proposing_and_withdrawing_is_limited_too(game: dict[str, Any], alice: Player) -> None:
+    """Found by review: the open offers' limit let a player propose, withdraw and propose
+    again, each offer emailing the other player."""
+    trade = f"trade {game['alice']} pays {game['bob']} 1"
+    for _ in range(10):
+        offer = body(_propose(alice, game, trade))
+        alice.post(f"/games/{game['id']}/trades/{offer['id']}/withdraw/")
+    error = assert_error(_propose(alice, game, trade), 409, "too_many_offers")
+    assert error["message"] == (
+        f"you proposed 10 trade offers in game #{game['id']} within the hour, the most: wait a "
+        "while before proposing another"
+    )
+    with time_machine.travel(timezone.now() + timedelta(hours=1, minutes=1)):
+        assert _propose(alice, game, trade).status_code == 201

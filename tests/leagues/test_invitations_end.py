@@ -130,3 +130,47 @@ def test_a_dismissed_admins_invitations_go_with_the_role(
     status, shown = _follow(cy, invitation)
     assert status == 404 and "This invitation is not valid (any more)." in shown
     assert not league.memberships.filter(user=cy).exists()
+
+
+def test_the_admin_reads_when_an_invitation_ends_in_her_own_time_zone(
+    league: League, ada: User
+) -> None:
+    """Found by the season play-test: the league's pages showed UTC to a player in Rome
+    (the game pages and the emails showed her zone)."""
+    ada.time_zone = "Europe/Rome"
+    ada.save(update_fields=["time_zone"])
+    admin = Client()
+    admin.force_login(ada)
+    with time_machine.travel(START, tick=False):
+        _invite(admin, NOBODY)
+        page = page_text(admin.get(f"{BASE}/manage/").content.decode())
+    assert f"{NOBODY} until Wed 2 Dec, 10:00" in page
+
+
+def test_the_invitation_email_says_until_when_its_link_works(league: League, ada: User) -> None:
+    """Found by the season play-test: no invitation email said that its link expires."""
+    ada.time_zone = "Pacific/Honolulu"  # (the sender's zone is not the reader's: Tue 1 Dec)
+    ada.save(update_fields=["time_zone"])
+    admin = Client()
+    admin.force_login(ada)
+    with time_machine.travel(START, tick=False):
+        _invite(admin, NOBODY)
+    sent = Mail.objects.get(to=NOBODY)
+    assert "The link works until Wed 2 Dec; then ask the league's admins" in sent.body_text
+    assert "The link works until Wed 2 Dec;" in sent.body_html
+
+
+def test_an_admin_sends_at_most_fifty_league_invitations_a_day(league: League, ada: User) -> None:
+    """Each emails an address the admin typed, anybody's, and anyone may create a league."""
+    from leagues import manage
+
+    for n in range(50):
+        manage.take_in(league=league, by=ada, who=f"friend{n}@example.net")
+    admin = Client()
+    admin.force_login(ada)
+    _, _, said, _ = _post(admin, f"{BASE}/manage/members/", {"member-who": "one@example.net"})
+    assert said == (
+        "You sent 50 league invitations within a day, the most: you may invite more people in "
+        "24 hours"
+    )
+    assert not LeagueInvitation.objects.filter(email="one@example.net").exists()

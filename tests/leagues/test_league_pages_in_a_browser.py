@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from leagues import services as leagues
+from tests.web.helpers import axe_violations, shoot
 from tests.web.test_in_a_browser import _missing, _sign_in, page  # noqa: F401
 
 try:
@@ -57,13 +58,13 @@ def test_the_admin_pages_render(
         ):
             page.set_viewport_size({"width": width, "height": height})
             page.goto(f"{base}{path}")
-            page.screenshot(path=str(SHOTS / f"{name}-{device}-{language}.png"), full_page=True)
+            shoot(page, str(SHOTS / f"{name}-{device}-{language}.png"))
             scrolled = page.evaluate("document.documentElement.scrollWidth")
             if scrolled > width:
                 wider[f"{name}-{device}"] = scrolled
             if (device, language) in (("desktop", "en"), ("small-phone", "fr")):
                 assert Axe is not None, "axe-playwright-python is not installed"
-                violations = Axe().run(page).response["violations"]
+                violations = axe_violations(page)
                 found += [(name, device, v["id"], v["impact"]) for v in violations]
     # The page never scrolls sideways: a wide table scrolls in its own box (the standings'
     # rating column was cut at 390 px, the page 405 px wide; at 320 px the list of leagues

@@ -12,7 +12,7 @@ from accounts.models import User
 from games import services
 from leagues import selectors
 from leagues import services as leagues
-from leagues.models import League, Season
+from leagues.models import League, Mail, Season
 from leagues.services import SeasonStatusConflict
 from tests.leagues.conftest import players_of
 
@@ -85,3 +85,54 @@ def test_the_admin_opens_it_from_the_finished_season_page(
         answer.content.decode()
     )
     assert _divisions(Season.objects.get(number=2)) == {"bob": 1, "cy": 1}
+
+
+def test_the_season_over_email_gives_the_place_in_the_players_division(
+    season_with: Callable[..., Season], league: League, ada: User, make_user: Any
+) -> None:
+    """Found by review: the email gave a place in the merged table ("1 of 4" to a second
+    division's winner, above the first division's champion); promotion goes by division."""
+    p0, p1, p2, p3 = (make_user(f"p{i}") for i in range(4))
+    first = season_with(p0, p1, p2, p3, players_per_game=2, divisions=2, movers=2)
+    leagues.start_season(season=first, by=ada)
+    _play(first, [p0, p1, p2, p3])
+    leagues.finish_season(season=first, by=ada)
+    second = leagues.next_season(season=first, by=ada)
+    leagues.start_season(season=second, by=ada)
+    _play(second, [p1, p0, p3, p2])  # p1 beats p0 in division 1, p3 beats p2 in division 2
+    leagues.finish_season(season=second, by=ada)
+
+    told = {
+        m.to.split("@")[0]: m.body_text
+        for m in Mail.objects.filter(kind=Mail.Kind.SEASON_OVER, league=league)
+        if "Season 2" in m.body_text
+    }
+    assert "Your final place in division 1: 1 of 2." in told["p1"]
+    assert "Your final place in division 1: 2 of 2." in told["p0"]
+    assert "Your final place in division 2: 1 of 2." in told["p3"]
+    assert "Your final place in division 2: 2 of 2." in told["p2"]
+    subject = Mail.objects.get(to=p3.email, kind=Mail.Kind.SEASON_OVER, subject__contains="2 is")
+    assert subject.subject == "[Vegas Nights] Season 2 is over: your place in division 2, 1 of 2"
+
+
+def test_a_season_with_divisions_and_a_substitute_finishes(
+    season_with: Callable[..., Season], league: League, ada: User, make_user: Any
+) -> None:
+    """Found by review: a substitute who played a season game (the game tools) has a line in
+    the table and no division; finishing the season failed on him (KeyError)."""
+    from games.services import tools
+
+    p0, p1, p2, p3 = (make_user(f"p{i}") for i in range(4))
+    sub = make_user("sub")
+    season = season_with(p0, p1, p2, p3, players_per_game=2, divisions=2, movers=1)
+    leagues.start_season(season=season, by=ada)
+    game = season.season_games.get(round=1, game__seats__user=p0).game
+    seat = game.seats.get(user=p0)
+    tools.replace_player(
+        game=game, by=ada, seat=seat.order, why="away", substitute=sub, authorized=True
+    )
+    _play(season, [p0, p1, p2, p3, sub])
+    finished = leagues.finish_season(season=season, by=ada)
+    assert finished.status == Season.Status.FINISHED
+    told = Mail.objects.filter(kind=Mail.Kind.SEASON_OVER, league=league)
+    assert sorted(m.to.split("@")[0] for m in told) == ["p0", "p1", "p2", "p3"]

@@ -8,6 +8,7 @@ from html import unescape
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from accounts.models import User
 from games.services.errors import InvalidRequest
@@ -85,3 +86,20 @@ def test_the_empty_seasons_preview_says_nobody_has_entered(
     said = unescape(html.decode())  # (page_text would squeeze the no-break space)
     assert "Personne n'est encore inscrit\u00a0: inscrire au moins 2 joueurs" in said
     assert "0 joueurs" not in page_text(html.decode())
+
+
+@pytest.mark.django_db
+def test_the_season_page_says_two_players_play_one_game_a_cycle(
+    season_with: Callable[..., Season], ada: User, bob: User
+) -> None:
+    """It read "a round robin of 1 rounds, 1 games in all" beside "2 cycles"."""
+    season = season_with(ada, bob, players_per_game=2, rounds=2)
+    client = Client()
+    client.force_login(ada)
+    page = page_text(
+        client.get(f"/leagues/{season.league.slug}/seasons/{season.number}/").content.decode()
+    )
+    assert (
+        "2 players at 2 a table: one game. All of it played 2 times, one cycle after the other."
+        in page
+    )

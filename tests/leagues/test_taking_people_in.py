@@ -12,9 +12,11 @@ at once, and "appoint admin" and "enter player" take members, by display name on
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import transaction
 from django.test import Client
 
@@ -38,6 +40,7 @@ pytestmark = pytest.mark.django_db
 
 BASE = "/leagues/vegas-nights"
 NOBODY = "nobody-here@example.net"  # an address no account has
+MOMENT = datetime(2026, 11, 2, 9, 0, 30, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -69,8 +72,9 @@ def _as_typed(seen: tuple[Any, ...], typed: str) -> tuple[str, ...]:
 def _from_the_start(client: Client, url: str, typed: str, field: str) -> tuple[str, ...]:
     """What the admin sees of posting ``typed``, and what it wrote (the invitations and
     the emails, ``typed`` put back as "TYPED"), from the state before it: undone after
-    (two answers compared start from the same page)."""
-    with transaction.atomic():
+    (two answers compared start from the same page), at the same moment (the page says
+    when each invitation ends, to the minute)."""
+    with time_machine.travel(MOMENT, tick=False), transaction.atomic():
         seen = _post(client, url, {field: typed})
         wrote = (
             list(LeagueInvitation.objects.values_list("email", flat=True)),

@@ -141,6 +141,22 @@ def test_an_empty_stdin_is_a_data_error():
     assert raised.value.returncode == 65
 
 
+def test_a_message_over_the_size_limit_is_returned_to_its_sender(reply):
+    """Found by the security test: the pipe read any size whole (15 MB took 480 MB of
+    memory). Over the limit the MTA bounces it, read no further; nothing is played."""
+    import io
+
+    from notifications.management.commands.receive_email import MAX_BYTES
+
+    game, _, raw = reply
+    padded = raw + b"\n" + b"x" * (MAX_BYTES - len(raw))
+    with pytest.raises(CommandError) as raised:
+        call_command("receive_email", stdin=io.BytesIO(padded))
+    assert raised.value.returncode == 65
+    assert "too large" in str(raised.value)
+    assert not Move.objects.filter(game=game, source="email").exists()
+
+
 def test_an_unreachable_database_asks_the_mta_to_retry(reply):
     _, _, raw = reply
     env = {

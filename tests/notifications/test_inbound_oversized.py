@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.models import Move
+from games.models import ChatMessage, Move
+from games.services import talk
 from notifications.models import Notification
 from tests.notifications.conftest import deliver, reply_to, text_part
 from tests.notifications.test_inbound_hardening import _answer
@@ -37,3 +38,21 @@ def test_a_huge_line_is_cut_in_the_answer_and_the_verdict(turn: Any, smtp: Any) 
     assert "    fly xxx" in text_part(answer)
     [row] = Notification.objects.filter(kind=Notification.Kind.ANSWER)
     assert len(json.dumps(row.verdict)) < 5_000
+
+
+def test_a_reply_of_many_long_messages_gets_a_small_answer(turn: Any, smtp: Any) -> None:
+    """Found by the security test: 3,000 lines of ``say:`` and 5,000 letters got a 31 MB
+    answer quoting every refused line whole, after trying to post each. A reply posts at
+    most as many messages as the table's limit allows in a minute; the rest are counted,
+    not tried."""
+    game, message, _ = turn
+    lines = [f"say: {n} " + "A" * 5000 for n in range(3000)]
+    printed = deliver(reply_to(message, "\n".join(lines)))
+    assert printed.startswith(("said", "refused")), printed
+    answer = _answer(smtp)
+    assert len(answer.as_bytes()) < 60_000
+    text = text_part(answer)
+    assert "2990 more messages" in text.replace("\u202f", "").replace(",", "")
+    assert ChatMessage.objects.filter(game=game).count() <= talk.RATE
+    [row] = Notification.objects.filter(kind=Notification.Kind.ANSWER)
+    assert len(json.dumps(row.verdict)) < 20_000

@@ -327,3 +327,21 @@ def test_a_mistyped_counter_offer_is_refused_with_its_reason(
     assert said in text_part(refusal)
     offer.refresh_from_db()
     assert offer.status == TradeOffer.Status.OPEN
+
+
+def test_twenty_proposals_email_the_other_player_three_times(make_game, ada, bob, smtp):
+    # Found by a security test: each of twenty offers proposed in seconds emailed Bob.
+    from games.services.errors import ServiceError
+
+    game = make_game(ada, bob, game_type="lords-of-vegas", seats=2)
+    announce_pending()  # (the start's emails)
+    refused = 0
+    for _ in range(20):
+        try:
+            propose_trade(game=game, user=ada, text=_trade(game, (ada, bob, 1)))
+        except ServiceError as exc:
+            assert exc.code == "too_many_offers"
+            refused += 1
+    assert refused == 17
+    told = _news(smtp, 3)
+    assert {m["To"] for m in told} == {bob.email}

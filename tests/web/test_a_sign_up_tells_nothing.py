@@ -76,3 +76,13 @@ def test_a_new_address_gets_its_code_and_the_account_waits_for_it() -> None:
     (sent,) = [m for m in mail.outbox if email in m.to]
     assert CODE.search(str(sent.body)) is not None
     assert "_auth_user_id" not in client.session  # signed in only once the code is typed
+
+
+def test_the_code_comes_from_lords_not_from_the_hosts_name() -> None:
+    """Found by play-testing ``make run``: "[localhost:8000] … Hello from localhost:8000!"."""
+    email = _fresh("signed")
+    fill_in(Client(), email, name=f"Sig {uuid.uuid4().hex[:6]}")
+    [sent] = [m for m in mail.outbox if email in m.to]
+    assert sent.subject.startswith("[Lords] ")
+    assert "Hello from Lords!" in str(sent.body)
+    assert "localhost" not in sent.subject

@@ -203,13 +203,14 @@ def test_a_visitor_s_page_costs_few_queries(
     client: Any, ada: Any, bob: Any, make_game: Any, settings: Any
 ) -> None:
     """Drawn afresh: the game, its seats (twice: the view, the log's names), the offers
-    (the list, the log's credits), the live tag's two; no seat, talk, notes, tools or next
-    game to look up. From the cache: the one fingerprint query (and no session read)."""
+    (the list, the log's credits), the live tag's two, the league season it belongs to (its
+    link back, decision 0036); no seat, talk, notes, tools or next game to look up. From the
+    cache: the one fingerprint query (and no session read)."""
     game = make_game(ada, bob, game_type="lords-of-vegas", seats=2)
     settings.BOARD_PAGE_CACHE = False
     with CaptureQueriesContext(connection) as fresh:
         _visitor_page(client, game)
-    assert len(fresh.captured_queries) <= 8, [q["sql"] for q in fresh.captured_queries]
+    assert len(fresh.captured_queries) <= 9, [q["sql"] for q in fresh.captured_queries]
     settings.BOARD_PAGE_CACHE = True
     _visitor_page(client, game)
     with CaptureQueriesContext(connection) as stored:

@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.web.helpers import shoot
 from tests.web.play import play_one
 from tests.web.test_in_a_browser import SHOTS, page, pytestmark  # noqa: F401 (a fixture, a skip)
 
@@ -45,7 +46,7 @@ def test_a_visitor_watches_a_public_game_follow_its_moves(
         "href", f"/accounts/signup/?next=/games/{game.pk}/"
     )
     assert page.locator("#move-form, #chat-form, #notes, form[method=post]").count() == 0
-    page.screenshot(path=str(SHOTS / "visitor-phone.png"), full_page=True)
+    shoot(page, str(SHOTS / "visitor-phone.png"))
     page.evaluate("window.notReloaded = true")
     play_one(game)
     game.refresh_from_db()

@@ -30,7 +30,7 @@ from tests.notifications.conftest import (
     reply_to,
     text_part,
 )
-from tests.web.helpers import actor
+from tests.web.helpers import actor, shoot
 from tests.web.signing_up import CODE
 from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, sync_playwright
 
@@ -55,7 +55,7 @@ def _shots(browser: Any, base: str, path: str, name: str, cookies: list[Any]) ->
             context.add_cookies([*cookies, {"name": "django_language", "value": lang, "url": base}])
             page = context.new_page()
             page.goto(base + path)
-            page.screenshot(path=str(SHOTS / f"{name}-{size}-{lang}.png"), full_page=True)
+            shoot(page, str(SHOTS / f"{name}-{size}-{lang}.png"))
             context.close()
 
 
@@ -64,7 +64,7 @@ def _email_shots(browser: Any, html: str, name: str) -> None:
         context = browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()
         page.set_content(html)
-        page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+        shoot(page, str(SHOTS / f"{name}-{size}.png"))
         context.close()
 
 

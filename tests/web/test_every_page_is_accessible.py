@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page
 from games import services
 from leagues import manage as league_manage
 from leagues import services as leagues
+from tests.web.helpers import axe_violations
 from tests.web.play import play, play_one
 from tests.web.test_in_a_browser import pytestmark  # noqa: F401
 from tests.web.test_the_board_in_a_browser import Axe, _open, browser  # noqa: F401
@@ -54,7 +55,7 @@ TAPS = """() => {
 
 
 def _problems(page: Page, where: str) -> list[Any]:
-    found = Axe().run(page).response["violations"]
+    found = axe_violations(page)
     problems: list[Any] = [
         (where, v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
         for v in found

@@ -20,7 +20,7 @@ from django.db import connections
 
 from games import selectors
 from tests.conftest import PASSWORD
-from tests.web.helpers import actor
+from tests.web.helpers import actor, shoot
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -83,7 +83,7 @@ def _sign_in(page: Page, base: str, user: Any) -> None:
 
 
 def _shot(page: Page, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shoot(page, str(SHOTS / f"{name}.png"))
 
 
 def _first_legal(game: Any, user: Any) -> str:

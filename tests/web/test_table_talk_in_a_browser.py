@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from notifications.models import Notification
+from tests.web.helpers import shoot
 from tests.web.test_in_a_browser import _missing, _sign_in, page  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -23,7 +24,7 @@ def _shots(tab: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, label in ((1280, "desktop"), (390, "phone")):
         tab.set_viewport_size({"width": width, "height": 900})
-        tab.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+        shoot(tab, str(SHOTS / f"{name}-{label}.png"))
     tab.set_viewport_size({"width": 1280, "height": 900})
 
 

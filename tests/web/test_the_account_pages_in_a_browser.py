@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.helpers import axe_violations
 from tests.web.test_in_a_browser import page, pytestmark  # noqa: F401 (a fixture, a skip)
 
 try:
@@ -76,7 +77,7 @@ def test_sign_up_and_sign_in_on_a_phone(
         wide = phone.evaluate("document.documentElement.scrollWidth - innerWidth")
         if wide > 0:
             problems.append((where, "wider than the phone by", wide))
-        found = Axe().run(phone).response["violations"]
+        found = axe_violations(phone)
         problems += [
             (where, v["id"], v["impact"], len(v["nodes"]))
             for v in found

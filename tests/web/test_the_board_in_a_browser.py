@@ -17,6 +17,7 @@ from django.db import connections
 
 from games.engines.registry import get_engine
 from games.models import Game, Move
+from tests.web.helpers import axe_violations, shoot
 from tests.web.play import play, play_one
 from tests.web.test_in_a_browser import ARGS, CHROMIUM, _missing, _sign_in, pytestmark  # noqa: F401
 
@@ -162,7 +163,7 @@ def test_axe_finds_nothing_serious_and_the_screenshots(
             page = _open(browser, live_server.url, ada, width)
             for name, url in urls.items():
                 page.goto(f"{live_server.url}{url}")
-                page.screenshot(path=str(SHOTS / f"{name}-{device}-{language}.png"), full_page=True)
+                shoot(page, str(SHOTS / f"{name}-{device}-{language}.png"))
                 if device == "phone":  # nothing wider than the phone (French words are longer)
                     wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
                     if wide > 0:
@@ -170,7 +171,7 @@ def test_axe_finds_nothing_serious_and_the_screenshots(
                 if name == "board-lords-mid" and device == "desktop":
                     problems += _colour_alone(page, language)
                 if (device, language) in (("desktop", "en"), ("phone", "fr")):
-                    found = Axe().run(page).response["violations"]
+                    found = axe_violations(page)
                     problems += [
                         (name, v["id"], v["impact"], len(v["nodes"]))
                         for v in found

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from games.models import TradeOffer
+from tests.web.helpers import shoot
 from tests.web.test_in_a_browser import _missing, _sign_in, page  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -27,7 +28,7 @@ def _shots(tab: Any, name: str, part: str | None = None) -> None:
         tab.set_viewport_size({"width": width, "height": 900})
         path = str(SHOTS / f"{name}-{label}.png")
         if part is None:
-            tab.screenshot(path=path, full_page=True)
+            shoot(tab, path)
         else:
             tab.locator(part).screenshot(path=path)
     tab.set_viewport_size({"width": 1280, "height": 900})

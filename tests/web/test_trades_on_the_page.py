@@ -354,3 +354,58 @@ def test_each_offers_buttons_are_named_for_it(client: Any, game: Any, ada: Any, 
     ]
     for answer in ("Accept", "Decline"):
         assert f"{answer} #{first.pk}" in names and f"{answer} #{second.pk}" in names
+
+
+def test_a_fourth_open_offer_is_refused_on_the_page(
+    client: Any, game: Any, ada: Any, bob: Any
+) -> None:
+    for _ in range(3):
+        assert _propose(client, game, ada, _pays(game, ada, bob)).status_code == 302
+    before = footprint(game)
+    response = _propose(client, game, ada, _pays(game, ada, bob))
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert 'id="trade-error"' in page
+    assert (
+        f"You already have 3 open trade offers in game #{game.pk}, the most at once: wait "
+        "for their answers or withdraw one before proposing another"
+    ) in page_text(page)
+    assert footprint(game) == before
+    # (beside the trade it refuses, which keeps the focus)
+    assert page.index('id="trade-error"') > page.index('id="h-trades"')
+    assert page.index('id="trade-error"') < page.index('id="trade-form"')
+    assert page.index('id="trade-error"') > page.index('id="offer-')
+
+
+def test_a_refused_answer_to_an_offer_is_said_at_the_offers(
+    client: Any, game: Any, ada: Any, bob: Any, cy: Any
+) -> None:
+    """Found by review: an answer's refusal followed the proposal's to the form below, far
+    from the offer it was about, and put the focus on the empty trade field."""
+    offer = _offered(client, game, ada, bob)
+    page = _answer(client, game, cy, offer, "accept").content.decode()
+    assert page.index('id="trade-error"') < page.index(f'id="offer-{offer.pk}"')
+    assert 'aria-invalid="true"' not in page.split('id="trade-form"')[1].split("</form>")[0]
+
+
+def test_the_typed_expiry_is_the_players_own_time(
+    client: Any, game: Any, ada: Any, bob: Any
+) -> None:
+    """The page shows times in the player's zone, and the time they type is read in it too
+    (it was read as UTC: 18:00 typed in Paris was 19:00 there)."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    ada.time_zone = "Europe/Paris"
+    ada.save(update_fields=["time_zone"])
+    _page(client, game, ada)
+    paris = ZoneInfo("Europe/Paris")
+    at = (timezone.now() + timedelta(days=2)).astimezone(paris).replace(second=0, microsecond=0)
+    typed = at.strftime("%Y-%m-%dT%H:%M")  # (a datetime-local input: no zone)
+    response = client.post(
+        f"/games/{game.pk}/trades/", {"trade": _pays(game, ada, bob), "expires_at": typed}
+    )
+    assert response.status_code == 302
+    assert TradeOffer.objects.get(game=game).expires_at == at

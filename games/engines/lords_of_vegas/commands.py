@@ -230,6 +230,12 @@ class Trade:
     steps: tuple[Step, ...]
     kind: ClassVar[str] = "trade"
 
+    @property
+    def follows_turn(self) -> bool:
+        """Whether a step is the active player's action (``do``): its parties then change
+        with the turn, so an offer of it lapses when the turn it was made in ends."""
+        return any(isinstance(step, Do) for step in self.steps)
+
     def to_json(self) -> JSON:
         return _json(self.kind, steps=[step.to_json() for step in self.steps])
 

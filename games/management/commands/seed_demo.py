@@ -46,7 +46,7 @@ class Command(BaseCommand):
             if game is not None:
                 self.stdout.write(f"{game.game_type} game #{game.pk}: version {game.version}")
         site = getattr(settings, "SITE_URL", "http://localhost:8000")
-        self.stdout.write(f"\nOpen {site}/ and sign in with (password {PASSWORD!r}):")
+        self.stdout.write(f"\nOpen {site}/games/ and sign in with (password {PASSWORD!r}):")
         for name in PLAYERS:
             self.stdout.write(f"  {name}@example.org")
         self.stdout.write(f"  {ADMIN} (admin, {site}/admin/)")

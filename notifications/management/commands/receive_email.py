@@ -5,7 +5,8 @@ ignored); 75 (``EX_TEMPFAIL``) when the database could not be reached or the out
 server failed, so that the MTA keeps the message and delivers it again later (the
 Message-ID makes that harmless); 65 (``EX_DATAERR``) for an empty message, or one the
 database refuses to store (a fault of the message or ours that another delivery would only
-repeat): logged, and the MTA returns it to its sender. Postfix: see
+repeat), or one over ``MAX_BYTES`` (read no further): logged, and the MTA returns it to its
+sender. Postfix: see
 ``docs/decisions/0005-email-door.md``.
 """
 
@@ -24,6 +25,9 @@ log = logging.getLogger(__name__)
 
 EX_TEMPFAIL = 75  # sysexits.h: "try again later"
 EX_DATAERR = 65
+MAX_BYTES = 25 * 1024 * 1024
+"""The largest message read: the common mail services' limit (25 MB, attachments in base64
+included); a move or a message is a few lines."""
 
 
 def _binary(stream: Any) -> BinaryIO:
@@ -37,9 +41,14 @@ class Command(BaseCommand):
     stealth_options = ("stdin",)  # call_command(..., stdin=BytesIO(raw)) in tests
 
     def handle(self, *args: Any, **options: Any) -> None:
-        raw = _binary(options.get("stdin") or sys.stdin).read()
+        raw = _binary(options.get("stdin") or sys.stdin).read(MAX_BYTES + 1)
         if isinstance(raw, str):
             raw = raw.encode("utf-8", errors="surrogateescape")
+        if len(raw) > MAX_BYTES:
+            log.warning("receive_email: message refused: over %s bytes", MAX_BYTES)
+            raise CommandError(
+                f"message refused: too large (over {MAX_BYTES} bytes)", returncode=EX_DATAERR
+            )
         if not raw.strip():
             raise CommandError("no message on stdin", returncode=EX_DATAERR)
         try:

@@ -68,3 +68,16 @@ def test_the_embedded_run_migrates_on_sqlite_and_seeds_a_game(tmp_path: Path) ->
         )
         assert result.returncode == 0, result.stdout + result.stderr
     assert "ada@example.org" in result.stdout
+
+
+@pytest.mark.django_db
+def test_every_model_change_has_its_migration() -> None:
+    """A field's words are in its migration too: a verbose name changed without one (the
+    season's "cycles", decision 0036) left the next ``makemigrations`` to write it, in
+    whatever change came next."""
+    from django.core.management import call_command
+
+    try:
+        call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+    except SystemExit as missing:  # --check exits 1 when a migration is missing
+        pytest.fail(f"a model change has no migration (makemigrations --check: {missing})")

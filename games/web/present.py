@@ -195,9 +195,15 @@ def _placing_detail(placing: dict[str, Any]) -> str:
 # -- the log -------------------------------------------------------------------------------
 
 
-def log(moves: Sequence[dict[str, Any]], game: dict[str, Any]) -> list[dict[str, Any]]:
-    """Newest first: who, what they typed, what happened (the engine's sentences)."""
+def log(
+    moves: Sequence[dict[str, Any]], game: dict[str, Any], seen_up_to: int = -1
+) -> list[dict[str, Any]]:
+    """Newest first: who, what they typed, what happened (the engine's sentences). The
+    sentences of the moves up to ``seen_up_to`` are ``folded`` (the page shows them on a
+    tap), the newest move's never: a late game's payouts made a phone's page 24,000 px
+    long, while a player coming back wants what happened since their own move."""
     names = {s["order"]: s["name"] for s in game["seats"]}
+    newest = moves[-1]["seq"] if moves else -1
     return [
         {
             "seq": m["seq"],
@@ -205,6 +211,7 @@ def log(moves: Sequence[dict[str, Any]], game: dict[str, Any]) -> list[dict[str,
             "source": m["source"],
             "text": "" if _tool(m) else m["text"],
             "sentences": [s for s in [m.get("credit", ""), *m["described"]] if s],
+            "folded": m["seq"] <= seen_up_to and m["seq"] != newest,
             "at": m["created_at"],
         }
         for m in reversed(moves)

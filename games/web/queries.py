@@ -64,6 +64,7 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         ]
     is_open = game.status == Game.Status.OPEN
     seated = seat is not None
+    latest = selectors.last_move_of(game=game, user=user) if seated and not is_open else None
     playing = (
         game.status == Game.Status.ACTIVE
         and seated
@@ -79,6 +80,9 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         # Read when the log is drawn: not at all when its fragment is cached (_log.html).
         "moves": partial(selectors.moves_since, game=game, since=since, user=user),
         "older_moves": since >= 0,
+        # The moves the viewer has seen play out: folded in the log (their own latest and
+        # those before it; a viewer who has not moved has seen all but the newest).
+        "seen_up_to": game.version - 1 if latest is None else latest,
         "offers": offers,
         "may_propose": playing and engine_for(game).trades,
         # Offer only what the services would accept (they still decide); a manager who may
@@ -94,18 +98,18 @@ def board_page(*, game_id: int, user: Any) -> dict[str, Any]:
         "may_remove_bots": manages,
         # Shown on the open table only (``_table.html``): two queries saved after the start.
         "invitations": _invitations(game, user) if is_open and (seated or manages) else [],
-        "changed": changed_lots(game=game, user=user, seat=seat)
+        "changed": changed_lots(game=game, seat=seat, since=latest, user=user)
         if seat is not None and game.status == Game.Status.ACTIVE
         else [],
         "live_tag": live_tag(game, user)["tag"],
     }
 
 
-def changed_lots(*, game: Game, user: Any, seat: int) -> list[str]:
-    """``selectors.changed_lots``, with the lots of the position right after the viewer's
-    latest move kept in the cache: the log is append-only, so that position never changes,
-    and the page replays the game once a move of the viewer instead of once a load."""
-    since = selectors.last_move_of(game=game, user=user)
+def changed_lots(*, game: Game, seat: int, since: int | None, user: Any) -> list[str]:
+    """``selectors.changed_lots`` after the viewer's latest move ``since``, with the lots of
+    the position right after it kept in the cache: the log is append-only, so that position
+    never changes, and the page replays the game once a move of the viewer instead of once
+    a load."""
     if since is None or game.state is None or since >= game.version:
         return []
     now = engine_for(game).view(game.state, None)

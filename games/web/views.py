@@ -426,8 +426,8 @@ def _board(
         "seats": present.seats(shown),
         "placings": present.placings(shown),
         # A call: the template reads the log only when its fragment is not cached.
-        "log": lambda: present.log(page["moves"](), shown),
-        **_log_cache(shown, present.viewer_zone(request.user)),
+        "log": lambda: present.log(page["moves"](), shown, page["seen_up_to"]),
+        **_log_cache(shown, present.viewer_zone(request.user), page["seen_up_to"]),
         "older_moves": page["older_moves"],
         "offers": page["offers"],
         "may_propose": page["may_propose"],
@@ -464,20 +464,20 @@ def _board(
     return _render(request, "games/game.html", context, status=status)
 
 
-def _log_cache(shown: dict[str, Any], zone: Any) -> dict[str, Any]:
+def _log_cache(shown: dict[str, Any], zone: Any, seen_up_to: int) -> dict[str, Any]:
     """The key and lifetime of the recent moves' fragment (``_log.html``); with the board
     page's caches off, a key of its own and no lifetime: never read, never stored."""
     if not board_cache.enabled():
         return {"log_key": uuid.uuid4().hex, "log_ttl": 0}
-    return {"log_key": _log_key(shown, zone), "log_ttl": board_cache.TTL}
+    return {"log_key": _log_key(shown, zone, seen_up_to), "log_ttl": board_cache.TTL}
 
 
-def _log_key(shown: dict[str, Any], zone: Any) -> str:
+def _log_key(shown: dict[str, Any], zone: Any, seen_up_to: int) -> str:
     """What the recent moves' fragment shows besides the moves themselves, which a game's
     version and status fix (the log is append-only; the start writes move 0 without
-    changing the version): the seats' names, the reader's language and
-    time zone, and the code that draws it; the game's creation time keeps a game of another
-    database with the same id apart."""
+    changing the version): the seats' names, the reader's language and time zone, the
+    moves folded (those the reader has seen) and the code that draws it; the game's
+    creation time keeps a game of another database with the same id apart."""
     names = "|".join(s["name"] for s in shown["seats"])
     return ":".join(
         [
@@ -488,6 +488,7 @@ def _log_key(shown: dict[str, Any], zone: Any) -> str:
             hashlib.sha256(names.encode()).hexdigest()[:16],
             translation.get_language() or "",
             str(zone),
+            str(seen_up_to),
             board_cache.code_version(),
         ]
     )

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
+from games import selectors, services
 from games.services import talk, tools
 from tests.web.helpers import actor, page_text
 
@@ -291,3 +291,41 @@ def test_the_turn_steps_say_the_book_s_rules(
     assert "pay their dice's owners" in text and "Their bosses score" in text
     assert ("reorganize, raise, gamble" in text) is raises
     assert "gamble, then end the turn" in text and "Trades are not actions" in text
+
+
+def _log_entries(html: str) -> dict[int, bool]:
+    """Each log entry's move number, and whether what happened in it is folded."""
+    log = html[html.index('id="log"') :]
+    log = log[: log.index("</ol>")]
+    entries = re.split(r'<li value="(\d+)">', log)[1:]
+    return {int(seq): 'class="folded"' in body for seq, body in zip(entries[::2], entries[1::2])}
+
+
+def test_the_log_folds_what_the_reader_has_seen(
+    client: Any, ada: Any, bob: Any, make_game: Any, make_user: Any
+) -> None:
+    """A late game's payouts made a phone's page 24,000 px long. What happened since the
+    reader's own latest move is written out; their move and those before are folded (a tap
+    opens them), and the newest move never is."""
+    from tests.web.play import play
+
+    game = play(make_game(ada, bob, game_type="lords-of-vegas"), moves=12)
+    last = {user: selectors.last_move_of(game=game, user=user) for user in (ada, bob)}
+    for user in (ada, bob):
+        client.force_login(user)
+        entries = _log_entries(client.get(f"/games/{game.pk}/").content.decode())
+        assert max(entries) == game.version and not entries[game.version]
+        seen = last[user]
+        assert seen is not None
+        for seq, folded in entries.items():
+            assert folded == (seq <= seen and seq != game.version), (user, seq)
+    # One who has not moved (a watcher) has seen all but the newest; in French, the fold
+    # says how much it holds.
+    cy = make_user("cy")
+    cy.language = "fr"
+    cy.save(update_fields=["language"])
+    client.force_login(cy)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    entries = _log_entries(html)
+    assert [seq for seq, folded in entries.items() if not folded] == [game.version]
+    assert re.search(r'<summary class="small">\d+ événements?</summary>', html)

@@ -298,7 +298,10 @@ def _log_entries(html: str) -> dict[int, bool]:
     log = html[html.index('id="log"') :]
     log = log[: log.index("</ol>")]
     entries = re.split(r'<li value="(\d+)">', log)[1:]
-    return {int(seq): 'class="folded"' in body for seq, body in zip(entries[::2], entries[1::2])}
+    return {
+        int(seq): 'class="folded"' in body
+        for seq, body in zip(entries[::2], entries[1::2], strict=True)
+    }
 
 
 def test_the_log_folds_what_the_reader_has_seen(

@@ -108,8 +108,22 @@ def _started_email(game: Game, seats: list[Seat], notice: Notice) -> Any:
     with translation.override(user.language or settings.LANGUAGE_CODE):
         context = services.email_context(game, seats, notice.seat, Kind.STARTED)
     first = [s.name for s in seats if s.to_act]
-    context.update({"first_to_move": first, "your_turn": notice.kind == Kind.TURN, "events": []})
+    context.update(
+        {
+            "first_to_move": first,
+            "your_turn": notice.kind == Kind.TURN,
+            "events": [],
+            "lay_off": _lay_off_offered(game),
+        }
+    )
     return _render("started", context, notice, game)
+
+
+def _lay_off_offered(game: Game) -> bool:
+    """Whether the game gives a boss the lay-off (the classic edition's choice before each
+    bet at their casinos): the start tells each player it is theirs to make, and how, since
+    the standing choice made for them is "never" (decision 0042)."""
+    return game.game_type == "lords-of-vegas" and (game.options or {}).get("edition") == "classic"
 
 
 # -- claim, store, send (the rows of notifications.services) --------------------------------

@@ -387,6 +387,63 @@ def confirmation(command: str, legal: Iterable[dict[str, Any]], view: Any) -> di
 # -- Lords of Vegas ------------------------------------------------------------------------
 
 
+_CHOICES: dict[str, tuple[Any, dict[str, Any]]] = {
+    "layoff": (
+        gettext_lazy("When someone bets at one of your casinos"),
+        {
+            "never": gettext_lazy("Never lay off: you take the whole bet"),
+            "always": gettext_lazy("Always lay off half of it to the bank"),
+            "ask": gettext_lazy(
+                "Ask me at each bet (the game waits for you; a missed deadline answers no)"
+            ),
+        },
+    ),
+    "place": (
+        gettext_lazy("After you reorganize"),
+        {
+            "auto": gettext_lazy("The game places your re-rolled dice"),
+            "ask": gettext_lazy("Ask me where they go (the game waits for you)"),
+        },
+    ),
+}
+"""The standing choices a player makes once for the whole game, in words, by topic: the
+lay-off is the classic edition's own (the boss's choice before each bet)."""
+
+
+def standing_choices(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """The viewer's standing choices with their current values, each option the command
+    that sets it (``prefer layoff ask``): the book gives a classic boss the lay-off at every
+    bet, and a default nobody is told of is a choice made for them (decision 0042)."""
+    if game["game_type"] != "lords-of-vegas" or game.get("your_seat") is None:
+        return []
+    players = (game.get("view") or {}).get("players") or []
+    seat = game["your_seat"]
+    if seat >= len(players) or "prefs" not in players[seat]:
+        return []
+    prefs = players[seat]["prefs"]
+    topics = (
+        ["layoff", "place"]
+        if (game.get("options") or {}).get("edition") == "classic"
+        else ["place"]
+    )
+    return [
+        {
+            "topic": topic,
+            "legend": _CHOICES[topic][0],
+            "options": [
+                {
+                    "command": f"prefer {topic} {value}",
+                    "label": label,
+                    "chosen": prefs[topic] == value,
+                }
+                for value, label in _CHOICES[topic][1].items()
+            ],
+        }
+        for topic in topics
+        if topic in prefs
+    ]
+
+
 def lords_board(
     view: dict[str, Any], changed: Iterable[str] = (), viewer: int | None = None
 ) -> dict[str, Any]:

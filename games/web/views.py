@@ -447,6 +447,7 @@ def _board(
         "invitations": page["invitations"],
         "invite_form": InviteForm(),
         "groups": present.command_groups(shown["legal_commands"], shown["view"]),
+        "choices": present.standing_choices(shown),
         "confirm": None
         if confirm is None
         else present.confirmation(confirm, shown["legal_commands"], shown["view"]),

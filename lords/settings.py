@@ -166,6 +166,9 @@ NOTIFICATIONS_RESEND_EVERY_SECONDS = env.float("NOTIFICATIONS_RESEND_EVERY_SECON
 # the frequent ones expire rather than pile up behind a busy worker.
 # The players' events (the stream's and the webhooks') are kept this long, then pruned daily.
 PLAYER_EVENTS_KEEP_DAYS = env.int("PLAYER_EVENTS_KEEP_DAYS", default=30)
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+"""Players' webhooks may go to loopback, private and link-local addresses (a receiver on
+this machine, for testing; a private deployment): notifications/outbound.py."""
 CELERY_BEAT_SCHEDULE = {
     "announce-moves": {
         "task": "games.tasks.announce_moves",

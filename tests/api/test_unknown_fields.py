@@ -80,4 +80,3 @@ def test_the_profile_takes_back_what_it_gave_but_not_a_stranger(alice: Player) -
     refused = alice.patch("/me/", {"timezone": "Europe/Paris"})
     assert "time_zone" in assert_error(refused, 400, "invalid")["detail"]["fields"]["timezone"][0]
     assert body(alice.get("/me/"))["time_zone"] == "Europe/Rome"
-

@@ -80,3 +80,16 @@ def test_the_profile_takes_back_what_it_gave_but_not_a_stranger(alice: Player) -
     refused = alice.patch("/me/", {"timezone": "Europe/Paris"})
     assert "time_zone" in assert_error(refused, 400, "invalid")["detail"]["fields"]["timezone"][0]
     assert body(alice.get("/me/"))["time_zone"] == "Europe/Rome"
+
+
+def test_a_vegas_number_as_text_is_refused_in_json(alice: Player, bob: Player) -> None:
+    """api.md: an integer is a JSON integer ("3" refused). Vegas's JSON door took digits,
+    which are the text door's (``place 3``), and played the move."""
+    game = start_game(alice, [bob])
+    mover, view = _mover(game, alice, bob)
+    number = view["legal_commands"][0]["command"]["number"]
+    before, version = move_count(game), game_row(game).version
+    sent = {"command": {"type": "place", "number": str(number)}, "expected_version": version}
+    error = assert_error(mover.post(f"/games/{game}/moves/", sent), 400, "malformed_command")
+    assert "JSON integer" in error["message"], error
+    assert move_count(game) == before and game_row(game).version == version

@@ -105,7 +105,11 @@ class Client:
             json={"command": command, "expected_version": version},
             headers={"Idempotency-Key": key},
         )
-        return response.status_code, response.json()
+        try:
+            body: dict[str, Any] = response.json()
+        except ValueError:  # a proxy's error page, say: not the API's JSON
+            body = {"text": response.text}
+        return response.status_code, body
 
 
 def choose(commands: list[str], strategy: str, rng: random.Random) -> str:
@@ -154,18 +158,36 @@ def play(
     return result
 
 
+RETRIED = {500, 502, 503, 504}
+"""Answers that say the server failed, not the request: the same submission may be sent
+again with the same key (the server applies it at most once)."""
+
+
 def _submit_with_retries(
-    client: Client, game_id: int, command: str, version: int, key: str, attempts: int = 3
+    client: Client,
+    game_id: int,
+    command: str,
+    version: int,
+    key: str,
+    attempts: int = 4,
+    backoff: float = 0.25,
 ) -> tuple[int, dict[str, Any]]:
-    """Network trouble: send the same request again with the same key. The server applies
-    it at most once and answers a retry with the first answer."""
+    """Network trouble or a server error (5xx): send the same request again with the same
+    key, after a short wait that doubles each time. The server applies it at most once and
+    answers a retry of an applied one with the first answer (200, Idempotent-Replayed), so
+    a retry can never play twice. (The embedded SQLite server once answered "database is
+    locked" to one of two clients writing at once.)"""
     for attempt in range(attempts):
+        last = attempt == attempts - 1
         try:
-            return client.submit(game_id, command, version, key)
+            code, body = client.submit(game_id, command, version, key)
         except requests.ConnectionError:
-            if attempt == attempts - 1:
+            if last:
                 raise
-            time.sleep(0.5 * (attempt + 1))
+        else:
+            if code not in RETRIED or last:
+                return code, body
+        time.sleep(backoff * 2**attempt)
     raise AssertionError("unreachable")
 
 

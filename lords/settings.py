@@ -97,6 +97,15 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'lords.sqlite3'}"),
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded run (``make run``): SQLite takes one writer at a time. A transaction
+    # begun DEFERRED reads, then fails at once with "database is locked" when it comes to
+    # write while another writes (two clients moving at once gave a 500: decision 0039);
+    # begun IMMEDIATE it takes the write lock first and waits up to ``timeout`` seconds for
+    # it (Django's docs, "SQLite notes": transactions behavior, "database is locked").
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's, with timestamps parsed by psycopg's C loader (lords/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "lords.postgresql"
@@ -157,6 +166,9 @@ NOTIFICATIONS_RESEND_EVERY_SECONDS = env.float("NOTIFICATIONS_RESEND_EVERY_SECON
 # the frequent ones expire rather than pile up behind a busy worker.
 # The players' events (the stream's and the webhooks') are kept this long, then pruned daily.
 PLAYER_EVENTS_KEEP_DAYS = env.int("PLAYER_EVENTS_KEEP_DAYS", default=30)
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+"""Players' webhooks may go to loopback, private and link-local addresses (a receiver on
+this machine, for testing; a private deployment): notifications/outbound.py."""
 CELERY_BEAT_SCHEDULE = {
     "announce-moves": {
         "task": "games.tasks.announce_moves",

@@ -20,6 +20,12 @@ class NotificationsConfig(AppConfig):
 
         PROFILE_PARTS["email_choices"] = part()  # (issue 13: the email choices in /me/)
 
+        from games.api.webhooks import URL_CHECKS
+        from notifications.outbound import refusal
+
+        if refusal not in URL_CHECKS:
+            URL_CHECKS.append(refusal)  # (a hook no delivery could send is not made)
+
         from games.services.clock import QUIET_HOURS
         from games.services.rows import PLAYER_ROWS
         from notifications.choices import quiet_hours_of

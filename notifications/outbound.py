@@ -76,12 +76,14 @@ def sign(secret: str, msg_id: str, timestamp: int, body: bytes) -> str:
 
 
 def payload(event: PlayerEvent) -> dict[str, Any]:
-    """What is POSTed: the event, and a sentence in ``content`` and ``text`` for chats."""
+    """What is POSTed: the event, and a sentence in ``content`` and ``text`` for chats.
+    ``data`` is the event as the stream sends it, its ``kind`` too, so that one handler
+    reads both (it lacked ``kind``: decision 0039)."""
     sentence = describe(event)
     return {
         "type": event.kind,
         "timestamp": event.created_at.isoformat(),
-        "data": {"id": event.pk, **event.data},
+        "data": {"id": event.pk, "kind": event.kind, **event.data},
         "content": sentence,
         "text": sentence,
     }
@@ -194,6 +196,28 @@ def _resolved(url: str) -> tuple[list[str], str]:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return [], _("not an http(s) address")
+    addresses, why = _looked_up(parts)
+    why = why or _private(parts.hostname, addresses)
+    if why:
+        return [], why
+    return addresses[:MAX_ADDRESSES], ""
+
+
+def refusal(url: str) -> str:
+    """Why a webhook to ``url`` is refused at its creation, or "": the check of each
+    delivery, so that a hook that could never be delivered is not made (a play-tester's
+    receiver on 127.0.0.1 was accepted, then every POST failed: decision 0039). A name that
+    does not resolve now is let through: its receiver may not be up yet, and each delivery
+    checks again and says why it failed."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return str(_("not an http(s) address"))
+    addresses, why = _looked_up(parts)
+    return "" if why else _private(parts.hostname, addresses)
+
+
+def _looked_up(parts: urllib.parse.SplitResult) -> tuple[list[str], str]:
+    """The host's addresses, or why it could not be looked up (in the active language)."""
     host = parts.hostname
     try:
         looking_up = _LOOKUPS.submit(
@@ -208,12 +232,18 @@ def _resolved(url: str) -> tuple[list[str], str]:
         }
     except (OSError, ValueError) as exc:
         return [], _("cannot resolve %(host)s: %(error)s") % {"host": host, "error": exc}
-    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-    if not getattr(settings, "WEBHOOKS_ALLOW_PRIVATE", False):
-        for address in addresses:
-            if not public(address):
-                return [], _("%(host)s is a private address") % {"host": host}
-    return addresses[:MAX_ADDRESSES], ""
+    return list(dict.fromkeys(str(info[4][0]) for info in infos)), ""
+
+
+def _private(host: str | None, addresses: list[str]) -> str:
+    """Why ``addresses`` may not be sent to (one is not public), unless the deployment
+    allows private addresses (``WEBHOOKS_ALLOW_PRIVATE``)."""
+    if settings.WEBHOOKS_ALLOW_PRIVATE:
+        return ""
+    for address in addresses:
+        if not public(address):
+            return _("%(host)s is a private address") % {"host": host}
+    return ""
 
 
 LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")

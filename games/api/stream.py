@@ -126,6 +126,9 @@ class EventStreamView(APIView):
                 float,
                 description="End the stream after this long (at most the server's 25 s).",
             ),
+            # (Not DRF's ``?format=``, which the two renderers made the schema offer as
+            # json|sse: the stream is server-sent events whatever it says, decision 0039.)
+            OpenApiParameter("format", exclude=True),
         ],
         responses={
             200: OpenApiResponse(OpenApiTypes.STR, description="text/event-stream"),

@@ -63,6 +63,35 @@ from lords.api.schema import (
 )
 
 CREATED = status.HTTP_201_CREATED
+
+_MOVE_RESULT = {
+    "version": 13,
+    "moves": [
+        {
+            "seq": 13,
+            "seat": 0,
+            "source": "api",
+            "text": "place 4",
+            "command": {"type": "place", "number": 4},
+            "events": [
+                {"type": "place", "seat": 0, "number": 4, "own": 1, "white": 0},
+                {"type": "roll", "seat": 1, "own": [1, 2, 2, 3, 5], "white": [3, 5]},
+            ],
+            "described": ["Ada places 1 die on casino 4.", "Bob rolls 1 2 2 3 5 and white 3 5."],
+            "created_at": "2026-11-25T09:34:49.669126Z",
+        }
+    ],
+    "status": "active",
+    "to_act": [1],
+    "your_turn": False,
+    "legal_commands": [],
+}
+MOVE_RESULT_EXAMPLES = [
+    OpenApiExample("played", value=_MOVE_RESULT, response_only=True, status_codes=["201"]),
+    OpenApiExample("a replayed key", value=_MOVE_RESULT, response_only=True, status_codes=["200"]),
+]
+"""What a submission answers (the request examples were shown as its answers: found by a
+bot's author, decision 0039): a Vegas placing, and the next player's roll that followed."""
 GAME = {200: GameViewSerializer}
 
 
@@ -296,8 +325,13 @@ class GameViewSet(ApiViewSet):
         parameters=[IDEMPOTENCY_KEY, IF_MATCH],
         request=CommandSerializer,
         examples=[
-            OpenApiExample("text", value={"command": "place 4", "expected_version": 12}),
-            OpenApiExample("JSON", value={"command": {"type": "place", "number": 4}}),
+            OpenApiExample(
+                "text", value={"command": "place 4", "expected_version": 12}, request_only=True
+            ),
+            OpenApiExample(
+                "JSON", value={"command": {"type": "place", "number": 4}}, request_only=True
+            ),
+            *MOVE_RESULT_EXAMPLES,
         ],
         tags=["moves"],
     )

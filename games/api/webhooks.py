@@ -3,6 +3,7 @@ them: notifications/outbound.py). The signing secret is shown once, at creation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext
@@ -20,6 +21,11 @@ from lords.api.schema import errors
 from lords.api.strict import checked
 
 MAX_HOOKS = 5
+
+URL_CHECKS: list[Callable[[str], str]] = []
+"""What the app that delivers the webhooks refuses of a URL (each says why, or ""), checked
+at creation too: the notifications app adds its own when it is ready (the games know
+nothing of it), so that a hook every delivery would refuse is not made (decision 0039)."""
 
 
 class WebhookInSerializer(serializers.Serializer[Any]):
@@ -70,6 +76,7 @@ class WebhookListView(APIView):
         url = given.validated_data["url"]
         if not url.startswith(("https://", "http://")):
             raise ValidationError({"url": gettext("an http or https address")})
+        _check_url(url)
         user: Any = request.user  # (authenticated: IsAuthenticated)
         if Webhook.objects.filter(user=user).count() >= MAX_HOOKS:
             message = gettext("at most %(most)s webhooks; delete one first") % {"most": MAX_HOOKS}
@@ -82,6 +89,18 @@ class WebhookListView(APIView):
             last_event=newest.pk if newest else 0,  # from now on, not the past
         )
         return Response(_shown(hook, secret=hook.secret), status=status.HTTP_201_CREATED)
+
+
+def _check_url(url: str) -> None:
+    """A 400 naming the reason a delivery would give, if any check refuses ``url``."""
+    for check in URL_CHECKS:
+        why = check(url)
+        if why:
+            message = gettext(
+                "%(why)s: webhooks are not sent to this server's own network (loopback, "
+                "private or link-local addresses)"
+            )
+            raise ValidationError({"url": message % {"why": why}})
 
 
 class WebhookDetailView(APIView):

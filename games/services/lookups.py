@@ -41,7 +41,7 @@ def lock_game(game: Game | int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
-        raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk}, game=pk) from None
 
 
 def lock_game_with_seats(game: Game | int) -> rows.Locked:
@@ -50,7 +50,7 @@ def lock_game_with_seats(game: Game | int) -> rows.Locked:
     pk = game.pk if isinstance(game, Game) else game
     found = rows.locked_game_with_seats(pk)
     if found is None:
-        raise NotFound(_("there is no game #%(game)s") % {"game": pk})
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk}, game=pk)
     return found
 
 

@@ -413,10 +413,14 @@ def _replay(game: Game, user: Any, key: Keyed) -> MoveResult | None:
     if first is None:
         return None
     if first.seat is None or first.seat.user_id != getattr(user, "pk", None):
-        raise InvalidRequest(
+        # Keys are per game (the unique constraint is on game and key): another player's
+        # key is the documented reuse (422), not a malformed request (it answered an
+        # undocumented 400 invalid_request: decision 0039). Their command is not named.
+        raise IdempotencyKeyReused(
             _(
-                "this idempotency key was already used for another submission: send a new "
-                "key with each new submission"
+                "This idempotency key was already used in this game by another player "
+                "(keys are per game): nothing was played. Send a new key, such as a UUID, "
+                "with each new submission."
             )
         )
     if first.request_fingerprint and first.request_fingerprint != key.fingerprint:

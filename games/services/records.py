@@ -168,7 +168,7 @@ def _fresh(game: Game | int) -> Game:
     try:
         return Game.objects.get(pk=pk)
     except Game.DoesNotExist:
-        raise NotFound(_("there is no game #%(game)s") % {"game": pk}) from None
+        raise NotFound(_("there is no game #%(game)s") % {"game": pk}, game=pk) from None
 
 
 def _iso(value: Any) -> str | None:

@@ -43,7 +43,7 @@ def _game(game: Game | int) -> Game:
         return game
     found = Game.objects.filter(pk=game).first()
     if found is None:
-        raise NotFound(_("there is no game #%(game)s") % {"game": game})
+        raise NotFound(_("there is no game #%(game)s") % {"game": game}, game=game)
     return found
 
 

@@ -102,8 +102,9 @@ IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
-    description="The ETag of the view you hold (from a read or from your move's answer): "
-    "while the view is the same, the answer is 304 Not Modified with no body.",
+    description="The ETag of the view you hold (from a read), or your move's answer's to "
+    "wait for the other players (that answer holds no view): while the view is the same, "
+    "the answer is 304 Not Modified with no body.",
 )
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the view you hold is current.")
 IF_MATCH = OpenApiParameter(

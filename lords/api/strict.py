@@ -9,6 +9,13 @@ fuzzing). Query parameters are text by nature: an integer there is ASCII digits 
 read ``+3``, ``1_0``, ``1.0`` and other scripts' digits) and an empty one is refused rather
 than taken as absent.
 
+A body's field the serializer does not declare is refused too (``400 invalid``, naming it),
+nested objects included: DRF drops it silently, so a misspelled ``expected_version``
+(``expectedVersion``) turned off the stale-version check and the move was played (found by
+a bot's author, docs/decisions/0039). A read-only field (``id`` of the profile) is declared:
+a client may send back what it read. Query parameters an endpoint does not know stay
+ignored, as the docs say.
+
 The rule is checked against the serializer's own fields, nested ones included (the apps'
 parts of the profile too), before DRF's validation: the serializers stay DRF's, declared as
 usual, and :func:`checked` is the one way a view validates (``lords.api.base.valid``).
@@ -16,6 +23,7 @@ usual, and :func:`checked` is the one way a view validates (``lords.api.base.val
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,6 +47,8 @@ _STRING: Rule = (
 )
 _EMPTY = _("Is empty: give a value or leave the parameter out.")
 _DIGITS = _("Must be a whole number in the digits 0 to 9.")
+_UNKNOWN = _("Unknown field, not read: nothing was done. Did you mean %(name)s?")
+_UNKNOWN_NO_GUESS = _("Unknown field, not read: nothing was done. The fields here: %(names)s.")
 
 
 def checked(serializer: serializers.BaseSerializer[Any]) -> None:
@@ -85,17 +95,32 @@ def _json_errors(field: Any, value: Any) -> Any:
     if isinstance(field, serializers.Serializer):
         if not isinstance(value, Mapping):
             return None  # (the serializer says it wants an object)
-        return _some(
-            {
-                name: _json_errors(sub, value[name])
-                for name, sub in field.fields.items()
-                if not sub.read_only and name in value
-            }
-        )
+        known = field.fields
+        found = {
+            name: _json_errors(sub, value[name])
+            for name, sub in known.items()
+            if not sub.read_only and name in value
+        }
+        return _some(found | _unknown(list(known), value))
     rule = _rule(field)
     if rule is None or rule[0](value):
         return None
     return [str(rule[1])]
+
+
+def _unknown(known: list[str], value: Mapping[Any, Any]) -> dict[str, list[str]]:
+    """Each key of ``value`` that is not a field, with the closest field's name if one is
+    close (``expectedVersion``, ``expected_verison``: ``expected_version``)."""
+    found: dict[str, list[str]] = {}
+    for key in value:
+        if key in known:
+            continue
+        guess = difflib.get_close_matches(str(key).lower(), known, n=1, cutoff=0.6)
+        if guess:
+            found[str(key)] = [str(_UNKNOWN) % {"name": guess[0]}]
+        else:
+            found[str(key)] = [str(_UNKNOWN_NO_GUESS) % {"names": ", ".join(known)}]
+    return found
 
 
 def _some(found: Mapping[Any, Any]) -> dict[Any, Any] | None:

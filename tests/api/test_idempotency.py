@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.helpers import Player, assert_error, body, move_count, start_game
+from tests.api.helpers import Player, assert_error, body, game_row, move_count, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -50,15 +50,26 @@ def test_the_same_key_twice_writes_one_move_and_gives_the_same_answer(
 
 
 def test_someone_elses_key_is_not_their_answer(alice: Player, bob: Player) -> None:
+    """Keys are per game: another player's key is a reused key, the documented 422 (it was
+    an undocumented 400 invalid_request), and their command is not told."""
     game = start_game(alice, [bob])
     mover, view = _turn(game, alice, bob)
     other = bob if mover is alice else alice
     request = {"command": view["legal_commands"][0]["text"]}
     assert mover.post(f"/games/{game}/moves/", request, HTTP_IDEMPOTENCY_KEY="k").status_code == 201
     before = move_count(game)
+    version = game_row(game).version
     reused = other.post(f"/games/{game}/moves/", request, HTTP_IDEMPOTENCY_KEY="k")
-    assert_error(reused, 400, "invalid_request")
-    assert move_count(game) == before
+    message = assert_error(reused, 422, "idempotency_key_reused")["message"]
+    assert "another player" in message and request["command"] not in message, message
+    assert move_count(game) == before and game_row(game).version == version
+    # The same key in another game is another key.
+    elsewhere = start_game(alice, [bob])
+    mover2, view2 = _turn(elsewhere, alice, bob)
+    sent = {"command": view2["legal_commands"][0]["text"]}
+    assert (
+        mover2.post(f"/games/{elsewhere}/moves/", sent, HTTP_IDEMPOTENCY_KEY="k").status_code == 201
+    )
 
 
 def test_a_replay_carries_the_tag_to_poll_with(alice: Player, bob: Player) -> None:

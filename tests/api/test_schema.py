@@ -95,3 +95,21 @@ def test_every_operation_lists_the_errors_it_may_answer(anonymous: APIClient) ->
     assert "400" in stream["responses"]
     (last,) = [p for p in stream["parameters"] if p["name"] == "last_event_id"]
     assert last["schema"]["minimum"] == 0
+
+
+def test_the_answers_of_a_submission_are_move_results(anonymous: APIClient) -> None:
+    """The 201 and 200 examples were copies of the request's (decision 0039)."""
+    operation = _schema(anonymous)["paths"]["/api/v1/games/{game_id}/moves/"]["post"]
+    fields = {"version", "moves", "status", "to_act", "your_turn", "legal_commands"}
+    for code in ("201", "200"):
+        examples = operation["responses"][code]["content"]["application/json"]["examples"]
+        assert examples and all(set(e["value"]) == fields for e in examples.values()), code
+    requests = operation["requestBody"]["content"]["application/json"]["examples"]
+    assert all("command" in e["value"] for e in requests.values())
+
+
+def test_the_event_stream_offers_no_format(anonymous: APIClient) -> None:
+    """Its answer is server-sent events whatever ``?format=`` says: json|sse was offered."""
+    operation = _schema(anonymous)["paths"]["/api/v1/events/"]["get"]
+    names = {parameter["name"] for parameter in operation["parameters"]}
+    assert names == {"last_event_id", "seconds"}

@@ -11,7 +11,10 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -30,6 +33,7 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from games import services
+from games.api.stream import frame
 from games.events import record_moves, record_table, write
 from games.models import CalendarFeed, Game, PlayerEvent, Webhook
 from games.services import talk
@@ -154,6 +158,18 @@ def test_it_retries_with_backoff_then_delivers_every_event_signed(make_game, rec
     assert deliver_due(now=now + timedelta(seconds=300)) == 0  # nothing new: nothing sent
 
 
+def test_the_data_is_the_event_as_on_the_stream(make_game, receiver):
+    """api.md says so, and a handler shared by the stream and the webhooks relies on it:
+    the webhook's ``data`` lacked the stream's ``kind``."""
+    alice, _hook = _hook_and_events(make_game, receiver)
+    events = list(PlayerEvent.objects.filter(user=alice.user).order_by("id"))
+    assert deliver_due() == len(events)
+    for event, (_headers, data) in zip(events, receiver.received, strict=True):
+        on_the_stream = json.loads(frame(event).split("data: ", 1)[1])
+        assert json.loads(data)["data"] == on_the_stream
+        assert on_the_stream["kind"] == event.kind
+
+
 def test_repeated_failures_switch_it_off_and_tell_the_player(make_game, receiver):
     alice, hook = _hook_and_events(make_game, receiver)
     receiver.fail = 1000
@@ -174,8 +190,8 @@ def test_repeated_failures_switch_it_off_and_tell_the_player(make_game, receiver
 
 
 def test_private_addresses_are_refused_unless_allowed(make_game, receiver, settings):
-    settings.WEBHOOKS_ALLOW_PRIVATE = False
     _alice, hook = _hook_and_events(make_game, receiver)
+    settings.WEBHOOKS_ALLOW_PRIVATE = False  # (since the hook was made: each POST checks)
     deliver_due()
     hook.refresh_from_db()
     assert receiver.received == [] and "private address" in hook.last_error
@@ -193,8 +209,8 @@ def test_private_addresses_are_refused_unless_allowed(make_game, receiver, setti
 def test_an_ipv6_address_around_a_private_ipv4_one_is_refused(make_game, receiver, settings, host):
     """Python counts these as global; a translator or relay on the way would deliver them to
     the server's own network."""
-    settings.WEBHOOKS_ALLOW_PRIVATE = False
     _alice, hook = _hook_and_events(make_game, receiver)
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
     Webhook.objects.filter(pk=hook.pk).update(url=f"http://{host}:8080/hook")
     deliver_due()
     hook.refresh_from_db()
@@ -551,3 +567,50 @@ def test_the_hook_of_an_inactive_player_is_switched_off_unsent(make_game, receiv
     assert hook.last_error == "le compte est supprimé ou désactivé"
     assert deliver_due(now=timezone.now() + timedelta(days=1)) == 0
     assert receiver.received == []
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:8933/hook", "http://[::1]/hook", "http://10.0.0.7/hook"]
+)
+def test_a_private_address_is_refused_at_creation(db, settings, url):
+    """A play-tester's receiver on 127.0.0.1 was accepted (201), then every delivery failed
+    with "127.0.0.1 is a private address": the creation says so, and makes nothing."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    alice = make_player("alice")
+    made = alice.client.post("/api/v1/webhooks/", {"url": url}, format="json")
+    assert made.status_code == 400, made.content
+    error = body(made)["error"]
+    assert error["code"] == "invalid"
+    host = url.split("/")[2].rsplit(":", 1)[0] if "[" not in url else "::1"
+    assert f"{host} is a private address" in error["detail"]["fields"]["url"][0]
+    assert not Webhook.objects.filter(user=alice.user).exists()
+
+
+def test_a_private_address_is_taken_when_the_server_allows_it(db, settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    alice = make_player("alice")
+    made = alice.client.post(
+        "/api/v1/webhooks/", {"url": "http://127.0.0.1:8933/hook"}, format="json"
+    )
+    assert made.status_code == 201, made.content
+
+
+def test_a_name_that_does_not_resolve_yet_is_taken(db, settings):
+    """Its receiver may not be up yet: each delivery checks again and says why it failed."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    alice = make_player("alice")
+    made = alice.client.post("/api/v1/webhooks/", {"url": "https://hooks.invalid/x"}, format="json")
+    assert made.status_code == 201, made.content
+
+
+@pytest.mark.parametrize(("given", "read"), [("true", True), ("false", False), (None, False)])
+def test_the_private_switch_is_read_from_the_environment(given, read):
+    env = {k: v for k, v in os.environ.items() if k != "WEBHOOKS_ALLOW_PRIVATE"}
+    if given is not None:
+        env["WEBHOOKS_ALLOW_PRIVATE"] = given
+    env |= {"DEBUG": "true", "DJANGO_SETTINGS_MODULE": "lords.settings"}
+    show = "from django.conf import settings; print(settings.WEBHOOKS_ALLOW_PRIVATE)"
+    result = subprocess.run(
+        [sys.executable, "-c", show], env=env, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == str(read)

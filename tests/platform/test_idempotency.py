@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.models import Move
+from games.services.errors import IdempotencyKeyReused
 
 from .helpers import footprint, legal_text, user_to_act
 
@@ -48,11 +49,12 @@ def test_the_replayed_answer_includes_the_bot_moves_that_followed(make_game, ada
 
 
 def test_another_players_key_is_refused(make_game, ada, bob):
+    """Keys are per game: another player's is a reused key (422 at the API, decision 0039)."""
     game = make_game(ada, bob)
     user = user_to_act(game)
     services.submit_command(game=game, user=user, text=legal_text(game), idempotency_key="k")
     other = bob if user == ada else ada
     before = footprint(game)
-    with pytest.raises(services.InvalidRequest):
+    with pytest.raises(IdempotencyKeyReused):
         services.submit_command(game=game, user=other, text="place 1", idempotency_key="k")
     assert footprint(game) == before

@@ -110,4 +110,15 @@ def command_from_json(data: Mapping[str, Any]) -> Place:
         raise MalformedCommand(
             _("%(data)s: %(field)s (the casino, 1 to 6) is missing", data=shown, field="'number'")
         )
-    return Place(_casino_number(data["number"], shown))
+    number = data["number"]
+    if isinstance(number, str):
+        # Digits are the text door's (``place 4``, an email's ``4``); in JSON a number is a
+        # JSON integer, as docs/api.md says (``"1"`` was played: decision 0039).
+        raise MalformedCommand(
+            _(
+                '%(data)s: %(field)s is a JSON integer from 1 to 6, such as 4 (not "4")',
+                data=shown,
+                field="'number'",
+            )
+        )
+    return Place(_casino_number(number, shown))

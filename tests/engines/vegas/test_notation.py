@@ -50,8 +50,12 @@ def test_it_says_what_is_wrong_with_bad_json(data: dict, reason: str) -> None:
         ENGINE.command_from_json(data)
 
 
-def test_the_json_form_accepts_a_numeric_string() -> None:
-    assert ENGINE.command_from_json({"type": "place", "number": "3"}) == Place(3)
+@pytest.mark.parametrize("number", ["3", " 3", "03", ""])
+def test_the_json_form_refuses_a_number_as_text(number: str) -> None:
+    """In JSON a number is a JSON integer (docs/api.md); digits are the text door's."""
+    with pytest.raises(MalformedCommand, match="'number' is a JSON integer"):
+        ENGINE.command_from_json({"type": "place", "number": number})
+    assert ENGINE.parse(f"place {number.strip() or 3}") == Place(int(number.strip() or 3))
 
 
 @given(st.integers(1, 6))

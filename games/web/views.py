@@ -207,7 +207,20 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
     data = form.cleaned_data
     if (data["choice"] or data["gamble_lot"]) and not data["confirmed"]:
         # A button is one tap (a phone's scroll can be one), a bet's too: nothing is played
-        # until the confirm step says what it is and what it costs, and the player says yes.
+        # until the confirm step says what it is and what it costs, and the player says yes;
+        # a move that can no longer be played (a tab left open as the turn passed) is
+        # refused at once, not after the yes.
+        try:
+            services.check_command(
+                game=game_id,
+                user=request.user,
+                text=data["command"],
+                expected_version=data["expected_version"],
+            )
+        except (NotFound, NotAllowed) as exc:
+            return _refused(request, exc)
+        except ServiceError as exc:
+            return _board(request, game_id, typed=form, error=exc.message, status=exc.status)
         return _board(request, game_id, confirm=data["command"])
     try:
         result = services.submit_command(

@@ -81,7 +81,12 @@ def _invitations(invitations: list[Any]) -> list[dict[str, Any]]:
     them (on the desk and in the lobby: the lobby said "you are in no open game" to a
     player invited to one)."""
     return [
-        {"invitation": i, "game_name": present.game_name(i.game.game_type)} for i in invitations
+        {
+            "invitation": i,
+            "game_name": present.game_name(i.game.game_type),
+            "edition": present.edition(i.game.game_type, i.game.options),
+        }
+        for i in invitations
     ]
 
 
@@ -155,7 +160,7 @@ def create(request: HttpRequest) -> HttpResponse:
             if exc.code == "too_many_invitations":  # (said once, not once a name)
                 break
         else:
-            messages.success(request, _("%(who)s is invited.") % {"who": who})
+            messages.success(request, _("Invitation sent to %(who)s.") % {"who": who})
     return redirect("web:game", game_id=game.pk)
 
 
@@ -673,7 +678,8 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         game_id,
         lambda: services.invite_player(game=game_id, by=request.user, who=who),
-        _("%(who)s is invited: an email with the link is on its way.") % {"who": who},
+        # (the message starts a sentence, capitalised: not with an address, "Eve@example.org")
+        _("Invitation sent to %(who)s: an email with the link is on its way.") % {"who": who},
     )
 
 
@@ -708,6 +714,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         **page,
         "game_name": present.game_name(page["game"].game_type),
+        "edition": present.edition(page["game"].game_type, page["game"].options),
         "here": request.get_full_path(),
     }
     status = 200 if page["problem"] is None else page["problem"].status

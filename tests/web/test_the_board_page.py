@@ -357,3 +357,27 @@ def test_a_turn_that_begins_inside_another_s_move_is_set_apart(
     finished = play(game)
     html = client.get(f"/games/{finished.pk}/").content.decode()
     assert re.search(r'<li class="mark-ends">The game ends[^<]+</li>', html)
+
+
+@pytest.mark.parametrize(("edition", "risers"), [("2024", True), ("classic", False)])
+def test_the_classic_board_says_no_height(
+    client: Any, ada: Any, bob: Any, make_game: Any, edition: str, risers: bool
+) -> None:
+    """The classic edition has no risers: its casino table had a Height column always 1
+    (which pushed the Boss off a 320 px screen), its legend a "height (times 2)" and every tile
+    read "1 high" to a screen reader. The 2024 edition keeps them."""
+    from tests.web.play import play
+
+    game = play(
+        make_game(ada, bob, game_type="lords-of-vegas", options={"edition": edition}), moves=30
+    )
+    client.force_login(ada)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    casinos = page[
+        page.index('class="casinos"') : page.index("</table>", page.index('class="casinos"'))
+    ]
+    assert "<td>" in casinos  # (a casino was built)
+    assert ('scope="col">Height</th>' in casinos) is risers
+    assert ("height (\N{MULTIPLICATION SIGN}2)" in page_text(page)) is risers
+    labels = re.findall(r'title="([^"]*casino tile[^"]*)"', page)
+    assert labels and all((" high, " in label) is risers for label in labels)

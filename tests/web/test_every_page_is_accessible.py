@@ -221,3 +221,20 @@ def test_on_your_turn_the_first_screen_leads_to_the_move_form(
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('form').id") == "move-form"
     page.context.close()
+
+
+def test_the_create_form_shows_the_time_bank_s_fields_with_the_time_bank_only(
+    transactional_db: Any,
+    live_server: Any,
+    browser: Browser,  # noqa: F811 (the shared fixture, imported)
+    make_user: Any,
+) -> None:
+    """The three time-bank fields showed under a fixed clock (by CSS alone, no script)."""
+    page = _open(browser, live_server.url, make_user("ada"), 390)
+    page.goto(f"{live_server.url}/games/?game_type=lords-of-vegas#create")
+    bank = ("#id_bank_hours", "#id_increment_hours", "#id_cap_hours")
+    assert page.input_value("#id_clock") == "fixed"
+    assert not any(page.is_visible(field) for field in bank)
+    page.select_option("#id_clock", "bank")
+    assert all(page.is_visible(field) for field in bank)
+    page.context.close()

@@ -47,7 +47,7 @@ TAPS = """() => {
            top: Math.min(r.top, l.top), bottom: Math.max(r.bottom, l.bottom)};
     }
     const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
-    if (!(hits(e, x, y - 21) && hits(e, x, y + 21)))
+    if (!(hits(e, x, y - 21) && hits(e, x, y + 21) && hits(e, x - 21, y) && hits(e, x + 21, y)))
       out.push(e.tagName + ' ' + (e.id || e.name || '') + ' ' + e.textContent.trim().slice(0, 30));
   }
   return out;

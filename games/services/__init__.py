@@ -30,7 +30,7 @@ from games.services.games import (
     start_refusal,
     withdraw_invitation,
 )
-from games.services.moves import MoveResult, play_bots, submit_command
+from games.services.moves import MoveResult, check_command, play_bots, submit_command
 from games.services.records import Verification, export_game, verify_game
 from games.services.timeouts import TimeoutResult, apply_timeout, sweep
 from games.services.trades import (
@@ -58,6 +58,7 @@ __all__ = [
     "accept_trade",
     "add_bot",
     "apply_timeout",
+    "check_command",
     "claim_invitation",
     "create_game",
     "decline_invitation",

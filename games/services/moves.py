@@ -31,6 +31,7 @@ from games.services.errors import (
     IllegalMove,
     InvalidRequest,
     NotAllowed,
+    NotFound,
     NotYourTurn,
     StaleVersion,
 )
@@ -41,6 +42,7 @@ from games.services.lookups import (
     lock_game_with_seats,
     require_active,
     seat_among,
+    seats_in_order,
 )
 from games.services.movelog import SOURCES, Entry, append_moves
 from games.services.naming import not_your_turn
@@ -287,30 +289,9 @@ def _submit(
             replay = _replay(locked, user, key)
             if replay is not None:
                 return replay
-        require_active(locked)
-        if seat.resigned:
-            raise NotAllowed(
-                _("you resigned from game #%(game)s: a bot plays your seat to the end")
-                % {"game": locked.pk}
-            )
-        engine = engine_for(locked)
-        if (
-            expected_version is not None
-            and expected_version != locked.version
-            and not only_standing_choices_since(locked, engine, seat, expected_version)
-        ):
-            raise StaleVersion(
-                _(
-                    "the game has moved on: you sent version %(sent)s, it is at %(current)s; "
-                    "reload and try again"
-                )
-                % {"sent": expected_version, "current": locked.version},
-                current_version=locked.version,
-            )
-        commands = parse_commands(engine, text=text, command=command, options=locked.options)
-        assert locked.state is not None
-        state, entries = apply_player_commands(engine, locked.state, seat, commands, source, seats)
-        _refuse_too_many_choices(locked, seat, [e.command for e in entries if e.command])
+        engine, state, entries = _judge(
+            locked, seats, seat, text, command, source, expected_version
+        )
         idempotency_key, fingerprint = (key.key, key.fingerprint) if key else (None, "")
         moves = commit_commands(
             locked,
@@ -326,6 +307,58 @@ def _submit(
     if isinstance(game, Game):
         copy_into(game, locked)
     return MoveResult(version=locked.version, moves=moves, game=locked, seats=seats)
+
+
+def _judge(
+    game: Game,
+    seats: Sequence[Seat],
+    seat: Seat,
+    text: str | None,
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    source: str,
+    expected_version: int | None,
+) -> tuple[GameEngine, State, list[Entry]]:
+    """Every refusal of a submission by ``seat``, in order (a game not running, a resigned
+    seat, a stale version, the notation, the rules), and what applying it would give: the
+    one judge of :func:`_submit` and :func:`check_command`."""
+    require_active(game)
+    if seat.resigned:
+        raise NotAllowed(
+            _("you resigned from game #%(game)s: a bot plays your seat to the end")
+            % {"game": game.pk}
+        )
+    engine = engine_for(game)
+    if (
+        expected_version is not None
+        and expected_version != game.version
+        and not only_standing_choices_since(game, engine, seat, expected_version)
+    ):
+        raise StaleVersion(
+            _(
+                "the game has moved on: you sent version %(sent)s, it is at %(current)s; "
+                "reload and try again"
+            )
+            % {"sent": expected_version, "current": game.version},
+            current_version=game.version,
+        )
+    commands = parse_commands(engine, text=text, command=command, options=game.options)
+    assert game.state is not None
+    state, entries = apply_player_commands(engine, game.state, seat, commands, source, seats)
+    _refuse_too_many_choices(game, seat, [e.command for e in entries if e.command])
+    return engine, state, entries
+
+
+def check_command(*, game: int, user: Any, text: str, expected_version: int | None) -> None:
+    """Refuse now, as :func:`submit_command` would, a submission not yet sent: the web's
+    confirm step asks this first, so that a tab left open since the turn passed says at once
+    that the move can no longer be played rather than asking "Play this?" (found by a
+    play-test). Reads only: nothing is locked, written or announced; the submission itself
+    is judged again under the lock."""
+    found = Game.objects.filter(pk=game).first()
+    if found is None:
+        raise NotFound(_("there is no game #%(game)s") % {"game": game})
+    seats = seats_in_order(found)
+    _judge(found, seats, seat_among(seats, found, user), text, None, "web", expected_version)
 
 
 MOST_CHOICES_AN_HOUR = 20

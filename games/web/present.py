@@ -210,12 +210,30 @@ def log(
             "who": _who(m, names),
             "source": m["source"],
             "text": "" if _tool(m) else m["text"],
-            "sentences": [s for s in [m.get("credit", ""), *m["described"]] if s],
+            "sentences": _sentences(m),
             "folded": m["seq"] <= seen_up_to and m["seq"] != newest,
             "at": m["created_at"],
         }
         for m in reversed(moves)
     ]
+
+
+MARKS = {"turn": "begins", "round_start": "begins", "card": "drawn", "game_end": "ends"}
+"""The events whose sentence the log sets apart, by the engines' event types: a move that
+ends a turn holds the next player's turn too (its beginning, the card they draw, the
+payouts, maybe the game's end), filed under the previous player's "end" (found by a
+play-test); the beginning reads as a small heading inside the move, the draw and the end
+in bold. Presentation only: the events are the engines'."""
+
+
+def _sentences(move: dict[str, Any]) -> list[dict[str, Any]]:
+    """What happened in ``move``, each sentence with its mark (:data:`MARKS`, or ""): the
+    trade's credit first, then one sentence an event (the log and the replay)."""
+    said = [{"text": move["credit"], "mark": ""}] if move.get("credit") else []
+    for event, sentence in zip(move["events"], move["described"], strict=False):
+        if sentence:
+            said.append({"text": sentence, "mark": MARKS.get(event.get("type", ""), "")})
+    return said
 
 
 def _tool(move: dict[str, Any]) -> dict[str, Any] | None:

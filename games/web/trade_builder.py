@@ -156,6 +156,13 @@ def _chosen(table: Table, query: QueryDict) -> list[Party]:
     return chosen
 
 
+def _someone_ticked(query: QueryDict, chosen: list[Party]) -> None:
+    """Refuse the parties' form sent with nobody ticked (its hidden ``chosen``): step 1
+    came back as it was, without a word (found by a play-test)."""
+    if "chosen" in query and len(chosen) < 2:
+        raise Refused(_("tick at least one other player to trade with"))
+
+
 # -- from the fields to a trade ---------------------------------------------------------------
 
 
@@ -456,6 +463,7 @@ def _builder_context(table: Table, query: QueryDict, preview: bool) -> dict[str,
     try:
         counter = _counter_offer(table, query.get("counter"))
         chosen = _chosen(table, query)
+        _someone_ticked(query, chosen)
     except Refused as refusal:
         context["error"] = refusal.message
         return context

@@ -81,7 +81,12 @@ def _invitations(invitations: list[Any]) -> list[dict[str, Any]]:
     them (on the desk and in the lobby: the lobby said "you are in no open game" to a
     player invited to one)."""
     return [
-        {"invitation": i, "game_name": present.game_name(i.game.game_type)} for i in invitations
+        {
+            "invitation": i,
+            "game_name": present.game_name(i.game.game_type),
+            "edition": present.edition(i.game.game_type, i.game.options),
+        }
+        for i in invitations
     ]
 
 
@@ -155,7 +160,7 @@ def create(request: HttpRequest) -> HttpResponse:
             if exc.code == "too_many_invitations":  # (said once, not once a name)
                 break
         else:
-            messages.success(request, _("%(who)s is invited.") % {"who": who})
+            messages.success(request, _("Invitation sent to %(who)s.") % {"who": who})
     return redirect("web:game", game_id=game.pk)
 
 
@@ -207,7 +212,20 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
     data = form.cleaned_data
     if (data["choice"] or data["gamble_lot"]) and not data["confirmed"]:
         # A button is one tap (a phone's scroll can be one), a bet's too: nothing is played
-        # until the confirm step says what it is and what it costs, and the player says yes.
+        # until the confirm step says what it is and what it costs, and the player says yes;
+        # a move that can no longer be played (a tab left open as the turn passed) is
+        # refused at once, not after the yes.
+        try:
+            services.check_command(
+                game=game_id,
+                user=request.user,
+                text=data["command"],
+                expected_version=data["expected_version"],
+            )
+        except (NotFound, NotAllowed) as exc:
+            return _refused(request, exc)
+        except ServiceError as exc:
+            return _board(request, game_id, typed=form, error=exc.message, status=exc.status)
         return _board(request, game_id, confirm=data["command"])
     try:
         result = services.submit_command(
@@ -661,7 +679,8 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         game_id,
         lambda: services.invite_player(game=game_id, by=request.user, who=who),
-        _("%(who)s is invited: an email with the link is on its way.") % {"who": who},
+        # (the message starts a sentence, capitalised: not with an address, "Eve@example.org")
+        _("Invitation sent to %(who)s: an email with the link is on its way.") % {"who": who},
     )
 
 
@@ -696,6 +715,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         **page,
         "game_name": present.game_name(page["game"].game_type),
+        "edition": present.edition(page["game"].game_type, page["game"].options),
         "here": request.get_full_path(),
     }
     status = 200 if page["problem"] is None else page["problem"].status

@@ -47,7 +47,7 @@ TAPS = """() => {
            top: Math.min(r.top, l.top), bottom: Math.max(r.bottom, l.bottom)};
     }
     const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
-    if (!(hits(e, x, y - 21) && hits(e, x, y + 21)))
+    if (!(hits(e, x, y - 21) && hits(e, x, y + 21) && hits(e, x - 21, y) && hits(e, x + 21, y)))
       out.push(e.tagName + ' ' + (e.id || e.name || '') + ' ' + e.textContent.trim().slice(0, 30));
   }
   return out;
@@ -189,3 +189,52 @@ def test_a_refused_message_is_said_where_the_player_is_and_a_refused_form_takes_
     errors = " ".join(page.locator(f"#{i}").inner_text() for i in described.split())
     assert page.evaluate("document.activeElement.getAttribute('aria-invalid')") == "true"
     assert "Choose a display name" in errors
+
+
+def test_on_your_turn_the_first_screen_leads_to_the_move_form(
+    transactional_db: Any,
+    live_server: Any,
+    browser: Browser,  # noqa: F811 (the shared fixture, imported)
+    make_game: Any,
+    make_user: Any,
+) -> None:
+    """On a phone the move form is screens below the top (3,406 px in a play-test): the
+    turn line "Yours — make your move ↓" leads there, 44 px tall to a finger, and by
+    keyboard the focus lands on the move panel, from which Tab goes into its form."""
+    ada, bob = make_user("ada"), make_user("bob")
+    lords = play(make_game(ada, bob, game_type="lords-of-vegas"), moves=8)
+    if not lords.seats.get(user=ada).to_act:
+        play_one(lords)
+    page = _open(browser, live_server.url, ada, 390)
+    page.goto(f"{live_server.url}/games/{lords.pk}/")
+    link = page.locator("#to-move")
+    assert " ".join(link.inner_text().split()).startswith("Yours — make your move")
+    box = link.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["y"] < 844
+    assert page.evaluate(TAPS) == []
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**#move")
+    _focused(page, "move")
+    top = page.evaluate("document.getElementById('move').getBoundingClientRect().top")
+    assert 0 <= top < 200
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('form').id") == "move-form"
+    page.context.close()
+
+
+def test_the_create_form_shows_the_time_bank_s_fields_with_the_time_bank_only(
+    transactional_db: Any,
+    live_server: Any,
+    browser: Browser,  # noqa: F811 (the shared fixture, imported)
+    make_user: Any,
+) -> None:
+    """The three time-bank fields showed under a fixed clock (by CSS alone, no script)."""
+    page = _open(browser, live_server.url, make_user("ada"), 390)
+    page.goto(f"{live_server.url}/games/?game_type=lords-of-vegas#create")
+    bank = ("#id_bank_hours", "#id_increment_hours", "#id_cap_hours")
+    assert page.input_value("#id_clock") == "fixed"
+    assert not any(page.is_visible(field) for field in bank)
+    page.select_option("#id_clock", "bank")
+    assert all(page.is_visible(field) for field in bank)
+    page.context.close()

@@ -332,3 +332,52 @@ def test_the_log_folds_what_the_reader_has_seen(
     entries = _log_entries(html)
     assert [seq for seq, folded in entries.items() if not folded] == [game.version]
     assert re.search(r'<summary class="small">\d+ événements?</summary>', html)
+
+
+def test_a_turn_that_begins_inside_another_s_move_is_set_apart(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """A move ending a turn holds the next player's turn too (its beginning, the card they
+    draw, the payouts): the log and the replay set the beginning apart as a small heading
+    and the draw in bold, so that the next turn is not read as the previous player's."""
+    from tests.web.play import play
+
+    game = play(make_game(ada, bob, game_type="lords-of-vegas"), moves=12)
+    ended = next(
+        m
+        for m in game.moves.order_by("-seq")
+        if any(e["type"] == "turn" for e in m.events) and m.seq > 0
+    )
+    client.force_login(ada)
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/moves/{ended.seq}/"):
+        html = client.get(url).content.decode()
+        begins = re.findall(r'<li class="mark-begins">([^<]+)</li>', html)
+        assert begins and all(s.endswith("turn begins.") for s in begins), url
+        assert re.search(r'<li class="mark-drawn">\S+ draws [^<]+</li>', html), url
+    finished = play(game)
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert re.search(r'<li class="mark-ends">The game ends[^<]+</li>', html)
+
+
+@pytest.mark.parametrize(("edition", "risers"), [("2024", True), ("classic", False)])
+def test_the_classic_board_says_no_height(
+    client: Any, ada: Any, bob: Any, make_game: Any, edition: str, risers: bool
+) -> None:
+    """The classic edition has no risers: its casino table had a Height column always 1
+    (which pushed the Boss off a 320 px screen), its legend a "height (times 2)" and every tile
+    read "1 high" to a screen reader. The 2024 edition keeps them."""
+    from tests.web.play import play
+
+    game = play(
+        make_game(ada, bob, game_type="lords-of-vegas", options={"edition": edition}), moves=30
+    )
+    client.force_login(ada)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    casinos = page[
+        page.index('class="casinos"') : page.index("</table>", page.index('class="casinos"'))
+    ]
+    assert "<td>" in casinos  # (a casino was built)
+    assert ('scope="col">Height</th>' in casinos) is risers
+    assert ("height (\N{MULTIPLICATION SIGN}2)" in page_text(page)) is risers
+    labels = re.findall(r'title="([^"]*casino tile[^"]*)"', page)
+    assert labels and all((" high, " in label) is risers for label in labels)

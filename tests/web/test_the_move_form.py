@@ -75,6 +75,28 @@ def test_a_button_asks_to_confirm_then_plays_its_command(client: Any, lords: Any
     assert Move.objects.filter(game=lords, source="web", text=command).exists()
 
 
+def test_a_button_from_a_tab_left_open_is_refused_before_the_confirm_step(
+    client: Any, lords: Any
+) -> None:
+    """A tab opened before the turn passed: its button is refused at once (the service's
+    "the game has moved on"), not asked "Play this?" and refused only after the yes."""
+    player = actor(lords)
+    command = _legal(lords, player)
+    form = _open(client, lords, player)
+    services.submit_command(game=lords, user=player, text="end", source="api")
+    html = _refused(client, lords, "game has moved on", 409, choice=command, text="", **form)
+    assert "Play this?" not in page_text(html)
+
+
+def test_a_button_out_of_turn_is_refused_before_the_confirm_step(client: Any, lords: Any) -> None:
+    """The version still the game's, but not the player's turn: the service's refusal at
+    once, no confirm step."""
+    waiting = other(lords, actor(lords))
+    form = _open(client, lords, waiting)
+    html = _refused(client, lords, "not yours", 409, choice="end", text="", **form)
+    assert "Play this?" not in page_text(html)
+
+
 def test_several_commands_in_one_submission(
     client: Any, ada: Any, bob: Any, make_game: Any
 ) -> None:

@@ -241,3 +241,34 @@ def test_a_new_person_signs_up_through_the_link_and_confirms_the_address_as_anyo
     assert EmailAddress.objects.get(email="new@example.org").verified
     visitor.post(link + "accept/")
     assert Seat.objects.filter(game=game, user__email="new@example.org").exists()
+
+
+def test_an_invitation_by_address_is_said_without_capitalising_it_and_names_the_edition(
+    ada, bob, smtp
+):
+    """ "Eve@example.org is invited" capitalised an address (the message starts a
+    sentence); neither the invitation page nor the invitations to answer said the edition."""
+    game = _open(ada, private=True, options={"edition": "classic"})
+    response = _client(ada).post(
+        f"/games/{game.pk}/invitations/", {"who": "eve@example.org"}, follow=True
+    )
+    said = page_text(response.content.decode())
+    assert "Invitation sent to eve@example.org: an email with the link is on its way." in said
+    (mail,) = smtp.wait_for(1)
+    page = page_text(_client(bob).get(_link(mail)).content.decode())
+    assert f"An invitation to Lords of Vegas #{game.pk} (classic edition)" in page
+    created = _client(ada).post(
+        "/games/new/",
+        {
+            "game_type": "vegas",
+            "edition": "standard",
+            "seats": 2,
+            "invite": bob.email,
+            "turn_hours": 72,
+        },
+        follow=True,
+    )
+    assert f"Invitation sent to {bob.email}." in page_text(created.content.decode())
+    services.invite(game=game, by=ada, email=bob.email)
+    lobby = page_text(_client(bob).get("/games/").content.decode())
+    assert f"Lords of Vegas #{game.pk} (classic edition)" in lobby

@@ -290,3 +290,23 @@ def test_the_builder_refuses_a_bad_expiry_time_and_writes_nothing(
     assert response.status_code == 400
     assert said in page_text(response.content.decode())
     assert footprint(game) == before
+
+
+def test_the_parties_form_sent_with_nobody_ticked_says_so(
+    client: Any, game: Game, ada: Any, bob: Any, cy: Any
+) -> None:
+    """Nobody ticked, "Choose what each gives" showed step 1 again without a word (from the
+    board page and from the builder's step 1): it says what is missing; nothing changes."""
+    client.force_login(ada)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    first = client.get(f"/games/{game.pk}/trades/new/").content.decode()
+    for page, form in ((board, "trade-builder-start"), (first, "builder-parties")):
+        start = page[page.index(f'id="{form}"') :]
+        start = start[: start.index("</form>")]
+        hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', start))
+        before = (TradeOffer.objects.count(), footprint(game))
+        response = client.get(f"/games/{game.pk}/trades/new/", hidden)
+        assert response.status_code == 400, form
+        error = response.content.decode().split('id="builder-error"')[1].split("</div>")[0]
+        assert "Tick at least one other player to trade with" in page_text(error), form
+        assert (TradeOffer.objects.count(), footprint(game)) == before

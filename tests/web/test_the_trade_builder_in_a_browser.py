@@ -60,6 +60,14 @@ def test_a_trade_built_previewed_and_proposed_in_a_browser(
     page.fill(f"#pay_{a.order}_{b.order}", "3")
     page.select_option(f"#lot_{lot}", str(a.order))
     _shots(page, "builder-pieces-en")
+    # On a 390 px phone "keeps it" shows whole beside its arrow (the select was 85 px wide
+    # and the arrow covered its last letter).
+    page.set_viewport_size({"width": 390, "height": 900})
+    widths = page.eval_on_selector_all(
+        ".builder-party select", "all => all.map(s => s.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) >= 140, widths
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#builder-pieces button[type=submit]")
     page.wait_for_selector("#builder-preview")
     assert page.evaluate("document.activeElement.id") == "h-preview"

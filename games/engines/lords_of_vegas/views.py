@@ -9,6 +9,7 @@ rules.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from games.engines.base import JSON, State
 from games.engines.text import Join, Text, _, ngettext
@@ -323,6 +324,8 @@ def _tile_label(view: JSON, lot: str, where: Text, tile: JSON) -> Text:
         "height": tile["height"],
         "casino": number,
     }
+    if view.get("edition") == "classic":  # (no risers: every tile is one high)
+        return _classic_tile_label(view, tile, params)
     if tile["owner"] is None:
         return ngettext(
             "%(where)s: %(company)s casino tile, %(height)s high, no die, casino %(casino)s",
@@ -336,6 +339,20 @@ def _tile_label(view: JSON, lot: str, where: Text, tile: JSON) -> Text:
         "%(where)s: %(company)s casino tile, %(height)s high, %(player)s's die showing %(pip)s, "
         "casino %(casino)s",
         tile["height"],
+        player=_who(view, tile["owner"]),
+        pip=tile["pip"],
+        **params,
+    )
+
+
+def _classic_tile_label(view: JSON, tile: JSON, params: dict[str, Any]) -> Text:
+    """A classic edition's tile without its height: the edition has no risers, and "1 high"
+    on every tile read as if it might be otherwise (found by a play-test)."""
+    del params["height"]
+    if tile["owner"] is None:
+        return _("%(where)s: %(company)s casino tile, no die, casino %(casino)s", **params)
+    return _(
+        "%(where)s: %(company)s casino tile, %(player)s's die showing %(pip)s, casino %(casino)s",
         player=_who(view, tile["owner"]),
         pip=tile["pip"],
         **params,

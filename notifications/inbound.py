@@ -51,11 +51,12 @@ from games.services.naming import seat_label
 from games.services.parsing import split_text
 from notifications import talk_lines
 from notifications.addresses import parse_digest_address, parse_offer_address, parse_reply_address
+from notifications.commands import shown_commands
 from notifications.emails import render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines, reply_lines
 from notifications.resigning import resignation
-from notifications.services import COMMANDS_SHOWN, Notice, claim, drop, send_stored, store
+from notifications.services import Notice, claim, drop, send_stored, store
 
 log = logging.getLogger(__name__)
 
@@ -639,12 +640,9 @@ def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:
     if not answer["your_turn"] or game.version != answer["version"]:
         return {"board": "", "commands": [], "more_commands": 0, "example": ""}
     view = selectors.game_view(game=game, user=seat.user)
-    legal = [c["text"] for c in view["legal_commands"]]
     return {
         "board": view["text"],
-        "commands": legal[:COMMANDS_SHOWN],
-        "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
-        "example": legal[0] if legal else "",
+        **shown_commands(engine_for(game), view["legal_commands"]),
         "deadline": game.deadline,
     }
 

@@ -37,6 +37,7 @@ from games.services.lookups import engine_for
 from games.services.naming import seat_label
 from notifications import framing, leases, mailer
 from notifications.choices import lead_times, muted_users, next_digest, quiet_end
+from notifications.commands import shown_commands
 from notifications.emails import render_email
 from notifications.models import EmailPreference, GameMute, Notification
 
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 Kind = Notification.Kind
-COMMANDS_SHOWN = 15
 EVENTS_SHOWN = 30
 
 
@@ -871,7 +871,6 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
     user = seat.user
     engine = engine_for(game)
     view = selectors.game_view(game=game, user=user, seats=seats)
-    legal = [c["text"] for c in view["legal_commands"]]
     others = [s.name for s in seats if s.pk != seat.pk]
     last, last_at, played = _since_own_move(game, seat)
     events, omitted = _events_since(game, seats, seat, user, last, kind == Kind.GAME_OVER)
@@ -901,9 +900,7 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "changed_lots": []
         if kind == Kind.GAME_OVER
         else selectors.changed_lots(game=game, user=user),
-        "commands": legal[:COMMANDS_SHOWN],
-        "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
-        "example": legal[0] if legal else "",
+        **shown_commands(engine, view["legal_commands"]),
         "placings": _placings(game, seats, seat),
         "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
         "you_won": seat.order in (game.outcome or {}).get("winners", []),

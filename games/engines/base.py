@@ -204,6 +204,11 @@ class GameEngine(Protocol):
     def format(self, command: Command) -> str:
         """The canonical text form; ``parse(format(c)) == c``."""
 
+    def format_in(self, command: Command, language: str) -> str:
+        """The text form in the words a player of ``language`` writes (the French and
+        Italian verbs the parser accepts; the canonical form for other languages):
+        ``parse(format_in(c, language)) == c``. What an email shows its reader."""
+
     def command_from_json(self, data: Mapping[str, Any]) -> Command:
         """A command from its JSON form; raises :class:`MalformedCommand`."""
 

@@ -232,6 +232,11 @@ class LordsOfVegas:
             raise MalformedCommand(_not_ours(command))
         return notation.format_command(command)
 
+    def format_in(self, command: BaseCommand, language: str) -> str:
+        if not isinstance(command, COMMANDS):
+            raise MalformedCommand(_not_ours(command))
+        return notation.format_in(command, language)
+
     def command_from_json(self, data: Mapping[str, Any]) -> BaseCommand:
         return command_from_json(data)
 

@@ -472,3 +472,94 @@ def format_command(cmd: Command) -> str:
     if isinstance(cmd, Trade):
         return "trade " + ", ".join(format_step(step) for step in cmd.steps)
     return format_action(cmd)
+
+
+LOCAL_WORDS: dict[str, dict[str, str]] = {
+    "fr": {
+        "build": "construire",
+        "sprawl": "étendre",
+        "remodel": "réaménager",
+        "reorganize": "réorganiser",
+        "raise": "surélever",
+        "gamble": "parier",
+        "end": "fin",
+        "move": "déplacer",
+        "place": "placer",
+        "layoff": "abandonner",
+        "prefer": "préférer",
+        "trade": "échanger",
+        "from": "de",
+        "moving": "déplaçant",
+        "yes": "oui",
+        "no": "non",
+        "die": "dé",
+        "lot": "marqueur",
+        "ask": "demander",
+        "never": "jamais",
+        "always": "toujours",
+        "pays": "paie",
+        "gives": "donne",
+        "to": "à",
+        "do": "",
+        **{
+            colour: word
+            for word, colour in COLOUR_WORDS.items()
+            if word in {"noir", "bleu", "vert", "violet", "rouge", "jaune"}
+        },
+    },
+    "it": {
+        "build": "costruisci",
+        "sprawl": "espandi",
+        "remodel": "rimodella",
+        "reorganize": "riorganizza",
+        "raise": "sopraeleva",
+        "gamble": "scommetti",
+        "end": "fine",
+        "move": "sposta",
+        "place": "piazza",
+        "layoff": "dividi",
+        "prefer": "preferisci",
+        "trade": "scambia",
+        "from": "da",
+        "moving": "spostando",
+        "yes": "sì",
+        "no": "no",
+        "die": "dado",
+        "lot": "segnalino",
+        "ask": "chiedi",
+        "never": "mai",
+        "always": "sempre",
+        "pays": "paga",
+        "gives": "da",
+        "to": "a",
+        "do": "",
+        **{
+            colour: word
+            for word, colour in COLOUR_WORDS.items()
+            if word in {"nero", "blu", "verde", "viola", "rosso", "giallo"}
+        },
+    },
+}
+"""The notation's words as a French or Italian player writes them: the verbs of the books
+(the ones :func:`known_verbs` lists in those languages) and the few small words, each one
+:func:`parse` accepts. The companies keep their names (the parser takes them in every
+language, and the email's legend gives their colours)."""
+
+
+def format_in(cmd: Command, language: str) -> str:
+    """The text of a command as a player of ``language`` writes it ("construire D5 sphinx",
+    "étendre B5 de B2", "fin"): the emails show a French or Italian player their commands
+    in their words, not only the canonical English (found by play-testing). The canonical
+    text for any other language; ``parse(format_in(c, language)) == c`` for every one."""
+    words = LOCAL_WORDS.get(language.split("-")[0].lower())
+    text = format_command(cmd)
+    if words is None:
+        return text
+    return " ".join(local for word in text.split(" ") if (local := _local_word(word, words)))
+
+
+def _local_word(word: str, words: dict[str, str]) -> str:
+    """One word of a canonical text in the language's ``words``; a trade step's "," kept
+    on the word it ends."""
+    bare = word.rstrip(",")
+    return words.get(bare, bare) + word[len(bare) :]

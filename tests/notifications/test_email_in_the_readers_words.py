@@ -1,0 +1,77 @@
+"""A French player's emails in a classic game, as the play-test read them (decision 0040):
+the commands in their words, one line per verb, ``fin`` always shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.engines.registry import get_engine
+from games.models import Game
+from notifications.services import notify_game
+from tests.notifications.conftest import command_lines, play, text_part
+
+pytestmark = pytest.mark.django_db
+
+
+def _french_classic_game(make_game: Any, make_user: Any) -> Game:
+    ada = make_user("ada", language="fr")
+    bob = make_user("bob", language="fr")
+    game: Game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
+    return game
+
+
+def _until_a_bet(game: Game) -> None:
+    """Play the first legal command until the seat to act may bet (a casino stands)."""
+    engine = get_engine(game.game_type)
+    for _ in range(200):
+        game.refresh_from_db()
+        assert game.state is not None
+        order = engine.to_act(game.state)[0]
+        if any(c.kind == "gamble" for c in engine.legal_commands(game.state, order)):
+            return
+        play(game, 1)
+    raise AssertionError("no bet came")
+
+
+def test_a_french_turn_email_lists_one_line_per_verb_in_french_with_fin(
+    make_game: Any, make_user: Any, smtp: Any
+) -> None:
+    game = _french_classic_game(make_game, make_user)
+    _until_a_bet(game)
+    notify_game(game_id=game.pk)
+    text = text_part(smtp.wait_for(1)[-1])
+    lines = command_lines_fr(text)
+    verbs = [line.split(" ")[0] for line in lines]
+    assert len(verbs) == len(set(verbs))  # one line per verb
+    assert "fin" in verbs and "parier" in verbs
+    bet = next(line for line in lines if line.startswith("parier "))
+    assert "1-" in bet and bet.count("parier") == 1  # the amounts as a range
+    assert not any(line.startswith(("build", "gamble", "end")) for line in lines)
+    assert "... et " not in text.split("Tes commandes")[1]  # nothing hidden
+
+
+def command_lines_fr(text: str) -> list[str]:
+    lines = text.split("\n")
+    start = lines.index("Tes commandes\u00a0:") + 1
+    shown = []
+    for line in lines[start:]:
+        if not line.startswith("  ") or line.strip().startswith(("...", "(")):
+            break
+        shown.append(line.strip())
+    return shown
+
+
+def test_an_english_turn_email_offers_commands_that_play(
+    make_game: Any, make_user: Any, smtp: Any
+) -> None:
+    ada, bob = make_user("ada"), make_user("bob")
+    game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
+    _until_a_bet(game)
+    notify_game(game_id=game.pk)
+    message = smtp.wait_for(1)[-1]
+    lines = command_lines(message)
+    assert lines[-1] == "end"
+    assert sum(line.startswith("gamble ") for line in lines) == 1
+    assert "(a|b: write a or b; 1-10: an amount from 1 to 10)" in text_part(message)

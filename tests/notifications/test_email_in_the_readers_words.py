@@ -75,3 +75,16 @@ def test_an_english_turn_email_offers_commands_that_play(
     assert lines[-1] == "end"
     assert sum(line.startswith("gamble ") for line in lines) == 1
     assert "(a|b: write a or b; 1-10: an amount from 1 to 10)" in text_part(message)
+
+
+def test_the_turn_email_writes_the_deadlines_day_out(
+    make_game: Any, make_user: Any, smtp: Any
+) -> None:
+    """"Réponds d'ici le jeu. 26 nov." read as "by the game": the day is written out."""
+    ada, bob = make_user("ada"), make_user("bob")
+    game = make_game(ada, bob)
+    notify_game(game_id=game.pk)
+    text = text_part(smtp.wait_for(1)[-1])
+    assert game.deadline is not None
+    day = game.deadline.strftime("%A %-d %b, %H:%M")  # (UTC, English: the test's reader)
+    assert f"Reply by {day} (UTC)." in text

@@ -80,7 +80,7 @@ def test_an_english_turn_email_offers_commands_that_play(
 def test_the_turn_email_writes_the_deadlines_day_out(
     make_game: Any, make_user: Any, smtp: Any
 ) -> None:
-    """"Réponds d'ici le jeu. 26 nov." read as "by the game": the day is written out."""
+    """ "Réponds d'ici le jeu. 26 nov." read as "by the game": the day is written out."""
     ada, bob = make_user("ada"), make_user("bob")
     game = make_game(ada, bob)
     notify_game(game_id=game.pk)

@@ -56,14 +56,13 @@ from notifications.emails import render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines, reply_lines
 from notifications.resigning import resignation
-from notifications.services import Notice, claim, drop, send_stored, store
+from notifications.services import Notice, kept_events, claim, drop, send_stored, store
 
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To")  # (the MTA's: where this copy went)
 RECIPIENT_HEADERS = ("To", "Cc")
-EVENTS_SHOWN = 15
 LINES_SHOWN = 20  # of the player's lines, quoted back in an answer
 LINE_SHOWN = 200  # characters of each
 ERROR_SHOWN = 1000  # characters of a refusal's reason
@@ -612,11 +611,12 @@ def _played(
     seats = list(Seat.objects.filter(game_id=seat.game_id).select_related("user"))
     by_order = {s.order: s for s in seats}
     moves = answer["moves"]
-    sentences = [sentence for m in moves for sentence in m["described"]]
+    told = [pair for m in moves for pair in zip(m["events"], m["described"], strict=False)]
+    events, omitted = kept_events(told, seat.order, newest=False)
     context = {
         "played": [m["text"] for m in moves if m["seat"] == seat.order],
-        "events": sentences[:EVENTS_SHOWN],
-        "events_omitted": max(0, len(sentences) - EVENTS_SHOWN),
+        "events": events,
+        "events_omitted": omitted,
         "finished": answer["status"] == Game.Status.FINISHED,
         "your_turn": answer["your_turn"],
         "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],

@@ -1035,23 +1035,47 @@ def _events_since(
         moves=_moves_after(game, since),
     )
     by_order = {s.order: s for s in seats}
-    sentences = []
+    sentences: list[tuple[Any, str]] = []
     timed_out = None  # the seat the server is playing for in the moves just read
     for m in moves:
         if m.get("credit"):  # a trade: who proposed it, who accepted it (issue 11)
-            sentences.append(m["credit"])
+            sentences.append((None, m["credit"]))
         late = _played_on_timeout(m)
         if late is not None and late != timed_out:
-            sentences.append(_timeout_sentence(by_order.get(late), seat))
+            sentences.append((None, _timeout_sentence(by_order.get(late), seat)))
         timed_out = late
         for event, sentence in zip(m["events"], m["described"], strict=False):
             if isinstance(event, dict) and event.get("reason") == "timeouts":
                 forfeiter = by_order.get(event["seat"]) if "seat" in event else None
                 ended = "seat" in event and _ended_by_forfeit(game) == event["seat"]
                 sentence = _forfeit_sentence(game, forfeiter, seat, ended=ended)
-            sentences.append(sentence)
-    shown = sentences[-EVENTS_SHOWN:]
-    return shown, len(sentences) - len(shown)
+            sentences.append((event, sentence))
+    return kept_events(sentences, seat.order, newest=True)
+
+
+KEPT_EVENTS = frozenset({"scored", "game_end"})
+"""Events an email shows however many there are (with the reader's own: ``seat``)."""
+
+
+def kept_events(
+    told: list[tuple[Any, str]], reader: int, *, newest: bool, limit: int = EVENTS_SHOWN
+) -> tuple[list[str], int]:
+    """The sentences an email shows of ``told`` ((event, sentence) pairs, in order) and how
+    many it leaves out: every one about the reader (their points, their money: the event's
+    ``seat``) and every score and end of the game, then the others up to ``limit`` in all,
+    the newest (or, ``newest=False``, the first) ones. A confirmation cut after 15 lines
+    hid the player's own 5 points (found by play-testing)."""
+    must = {
+        index
+        for index, (event, _sentence) in enumerate(told)
+        if isinstance(event, dict)
+        and (event.get("seat") == reader or event.get("type") in KEPT_EVENTS)
+    }
+    others = [index for index in range(len(told)) if index not in must]
+    room = max(0, limit - len(must))
+    chosen = others[len(others) - room :] if newest and room else others[:room]
+    shown = sorted(must | set(chosen))
+    return [told[index][1] for index in shown], len(told) - len(shown)
 
 
 def _moves_after(game: Game, since: int) -> list[Move] | None:

@@ -88,3 +88,22 @@ def test_the_turn_email_writes_the_deadlines_day_out(
     assert game.deadline is not None
     day = game.deadline.strftime("%A %-d %b, %H:%M")  # (UTC, English: the test's reader)
     assert f"Reply by {day} (UTC)." in text
+
+
+def test_an_email_keeps_the_readers_own_lines_and_the_scores_however_many_events() -> None:
+    """Cy's confirmation hid his own 5 points behind "... and 1 more event": 40 payouts to
+    the others, then his points, his money and another's score are all kept."""
+    from notifications.services import kept_events
+
+    told = [({"type": "paid", "seat": 1, "amount": n}, f"Bob gets {n}") for n in range(40)]
+    told.insert(3, ({"type": "scored", "seat": 2}, "Cy scores 5 points"))
+    told.insert(7, ({"type": "paid", "seat": 2, "amount": 9}, "Cy gets 9"))
+    told.insert(9, ({"type": "scored", "seat": 0}, "Ada scores 1 point"))
+    told.append((None, "Dee missed the deadline"))
+
+    first, left = kept_events(told, 2, newest=False, limit=15)
+    assert {"Cy scores 5 points", "Cy gets 9", "Ada scores 1 point"} <= set(first)
+    assert len(first) == 15 and left == len(told) - 15
+    assert first.index("Cy scores 5 points") < first.index("Cy gets 9")  # in their order
+    last, _left = kept_events(told, 2, newest=True, limit=15)
+    assert last[-1] == "Dee missed the deadline" and "Cy scores 5 points" in last

@@ -79,9 +79,10 @@ def test_it_writes_in_the_players_language_and_time_zone(make_user, make_game, s
 
         services.deliver(game, services._seats(game), [services.Notice(seat, "turn", "test")])
     by_to = {m["To"]: text_part(m) for m in smtp.wait_for(2)}
-    # Each as their language writes dates (no English month in French), in their zone.
-    assert "mar. 26 nov., 18:00 (Europe/Paris)" in by_to[ada.email]
-    assert "Tue 26 Nov, 12:00 (America/New_York)" in by_to[bob.email]
+    # Each as their language writes dates (no English month in French), in their zone,
+    # the day written out (decision 0040: "d'ici le jeu." read as "by the game").
+    assert "avant le mardi 26 nov. à 18:00 (Europe/Paris)" in by_to[ada.email]
+    assert "Reply by Tuesday 26 Nov, 12:00 (America/New_York)" in by_to[bob.email]
 
 
 def test_nothing_goes_to_bots_or_to_players_who_turned_emails_off(make_game, ada, bob, smtp):

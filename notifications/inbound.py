@@ -56,7 +56,7 @@ from notifications.emails import render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines, reply_lines
 from notifications.resigning import resignation
-from notifications.services import Notice, kept_events, claim, drop, send_stored, store
+from notifications.services import Notice, claim, drop, kept_events, send_stored, store
 
 log = logging.getLogger(__name__)
 

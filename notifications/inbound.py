@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.errors import HeaderParseError, InvalidHeaderDefect
@@ -385,7 +386,7 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
     said, lines = talk_lines.split(own_lines(body_text(message)))
     spoken = talk_lines.post(seat, said, key)
     try:
-        reading = read_reply(lines, engine_for(seat.game))
+        reading = read_reply(lines, engine_for(seat.game), seat.game.options)
     except ServiceError as exc:  # the game's engine is not available
         return _refused(message, seat, notice, reply_lines(body_text(message)), exc.message)
     if not reading.commands and spoken:
@@ -421,10 +422,13 @@ class Reading:
     commands: list[str]
     ignored: list[str]
     reason: str = ""  # why the first line is not a command, when none is
+    mistyped: bool = False  # the engine names the command it is close to
     below: list[str] = field(default_factory=list)
 
 
-def read_reply(lines: list[str], engine: GameEngine) -> Reading:
+def read_reply(
+    lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None = None
+) -> Reading:
     """The commands of a reply's own lines (``quotes.own_lines``: blanks kept as "").
 
     People sign their mail: "Thanks,", "Grazie,", a name, "Sent from my phone", below the
@@ -452,7 +456,8 @@ def read_reply(lines: list[str], engine: GameEngine) -> Reading:
         block.append(line)
         commands_seen = commands_seen or _holds_command(line, engine)
     if not commands_seen:
-        return Reading(commands=[], ignored=block, reason=_why_not(block, engine))
+        reason = _why_not(block, engine, options)
+        return Reading([], block, reason, mistyped=_mistyped(block[0], engine, options))
     end = len(block)
     while not _holds_command(block[end - 1], engine):
         end -= 1
@@ -476,15 +481,28 @@ def _holds_command(line: str, engine: GameEngine) -> bool:
     return any(_why_not([part], engine) == "" for part in split_text(line))
 
 
-def _why_not(lines: list[str], engine: GameEngine) -> str:
-    """The engine's reason why the first line is not a command ("" if it is, or no line)."""
+def _why_not(lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None = None) -> str:
+    """The engine's reason why the first line is not a command ("" if it is, or no line);
+    ``options``: the game's, so that it lists that edition's verbs only (a classic
+    game's listed the 2024 "raise": found by play-testing)."""
     if not lines:
         return ""
     try:
-        engine.parse(lines[0])
+        engine.parse(lines[0], options=options)
     except IllegalCommand as exc:
         return str(exc)
     return ""
+
+
+def _mistyped(line: str, engine: GameEngine, options: Mapping[str, Any] | None) -> bool:
+    """Whether the engine reads the line as a mistyped command ("construir C4 violet":
+    "did you mean 'construire'?"): the reply then holds a command, misspelt; a greeting
+    holds none."""
+    try:
+        engine.parse(line, options=options)
+    except IllegalCommand as exc:
+        return "did you mean" in str(getattr(exc.text, "msgid", ""))
+    return False
 
 
 def _in_subject(message: Message, engine: GameEngine) -> str:
@@ -503,6 +521,11 @@ def _no_command(reading: Reading, subject: str = "") -> str:
             "commands at the top of your reply, one per line (or separated by ';'), above the "
             "quoted email"
         ) % {"subject": cut(subject, LINE_SHOWN)}
+    if reading.mistyped:
+        return _(
+            "%(reason)s; write your commands at the top of your reply, one per line (or "
+            "separated by ';'), above the quoted email"
+        ) % {"reason": reading.reason}
     if not reading.reason:
         return _(
             "your reply holds no command: write your commands at the top of your reply, "
@@ -575,10 +598,23 @@ def _refused(
 ) -> Outcome:
     lines, ignored = quoted(lines), quoted(ignored or [])
     error = cut(error, ERROR_SHOWN)  # (it may quote a line of the reply)
-    context = {"error": error, "received": lines, "ignored": ignored, **_talk(spoken)}
+    context = {
+        "error": error,
+        "received": lines,
+        "ignored": ignored,
+        "may_retry": _may_retry(seat),
+        **_talk(spoken),
+    }
     verdict = {"status": "refused", "error": error, "received": lines, "ignored": ignored}
     answered = _answer(message, seat, notice, "answer_refused", context, verdict)
     return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
+
+
+def _may_retry(seat: Seat) -> bool:
+    """Whether corrected commands could be played now: the game runs and waits on the
+    seat. A refusal after the end, or out of turn, said "reply with your corrected
+    commands" where none would do (found by play-testing)."""
+    return Seat.objects.filter(pk=seat.pk, to_act=True, game__status=Game.Status.ACTIVE).exists()
 
 
 def _talk(spoken: talk_lines.Talk | None) -> dict[str, list[str]]:

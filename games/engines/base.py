@@ -49,6 +49,13 @@ class IllegalCommand(ValueError):
         return str(self.text)
 
 
+class OutOfTurn(IllegalCommand):
+    """A refusal only because another seat is to play: the platform says whose turn it is
+    in its own words (naming the player). Any other refusal of a command sent out of turn
+    says more ("the game is waiting for Blue's lay-off decision", "no bet waits for your
+    lay-off decision") and is the one a player is told."""
+
+
 class MalformedCommand(IllegalCommand):
     """Text or JSON that is not a command at all (unknown verb, missing argument...)."""
 

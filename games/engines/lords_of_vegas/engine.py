@@ -17,6 +17,7 @@ from games.engines.base import (
     InvalidOptions,
     MalformedCommand,
     Outcome,
+    OutOfTurn,
     Placing,
     State,
 )
@@ -335,7 +336,7 @@ def _check_turn(state: State, seat: int, cmd: Any) -> None:
     """Actions and ``end`` belong to the active player, once nothing is pending (the
     refusal is prefixed with the command by :func:`_naming`)."""
     if seat != state["turn"]:
-        raise IllegalCommand(
+        raise OutOfTurn(
             _(
                 "it is %(player)s's turn; you can act only on your own turn",
                 player=colour_name(state, state["turn"]),

@@ -7,6 +7,7 @@ The full grammar is in ``docs/notation.md``.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Callable
@@ -88,6 +89,16 @@ it)."""
 def known_verbs(edition: str | None = None) -> Text:
     """The verbs an unknown command's refusal lists (see :data:`_VERB_LISTS`)."""
     return _VERB_LISTS[edition if edition in _VERB_LISTS else None]
+
+
+def closest_verb(word: str, edition: str | None = None) -> str | None:
+    """The verb a mistyped one is closest to ("construir" -> "construire"), among the
+    words the parser takes for the edition's verbs (None when none is close): a refusal
+    that only listed the verbs left the player to spot their typo."""
+    other = {verb for verb, only in EDITION_ONLY.items() if edition and only != edition}
+    words = [w for verb, forms in VERBS.items() if verb not in other for w in forms]
+    found = difflib.get_close_matches(word, words, n=1, cutoff=0.75)
+    return found[0] if found else None
 
 
 TRADE_FORM = (
@@ -173,6 +184,18 @@ def parse(text: str, *, edition: str | None = None) -> Command:
     if not words:
         raise MalformedCommand(_("an empty line is not a command (try 'end' to end your turn)"))
     verb = VERB_OF.get(words[0])
+    guess = None if verb is not None else closest_verb(words[0], edition)
+    if guess is not None:
+        raise MalformedCommand(
+            _(
+                "%(input)s: unknown command %(word)s; did you mean %(guess)s? "
+                "(commands: %(commands)s)",
+                input=repr(text),
+                word=repr(words[0]),
+                guess=repr(guess),
+                commands=known_verbs(edition),
+            )
+        )
     if verb is None:
         raise MalformedCommand(
             _(

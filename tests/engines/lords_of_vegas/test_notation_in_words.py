@@ -46,3 +46,15 @@ def test_vegas_places_in_the_players_words() -> None:
     command = engine.parse("place 4")
     assert engine.format_in(command, "fr") == "placer 4"
     assert engine.parse(engine.format_in(command, "it")) == command
+
+
+def test_a_mistyped_verb_is_named_with_the_closest_of_the_editions() -> None:
+    from games.engines.base import MalformedCommand
+
+    with pytest.raises(MalformedCommand) as refusal:
+        parse("construir C4 violet", edition="classic")
+    assert "unknown command 'construir'; did you mean 'construire'?" in str(refusal.value)
+    assert "raise" not in str(refusal.value)
+    with pytest.raises(MalformedCommand) as refusal:
+        parse("surelver C4", edition="classic")  # (raise: not a classic verb)
+    assert "did you mean" not in str(refusal.value)

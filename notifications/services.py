@@ -901,6 +901,7 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         if kind == Kind.GAME_OVER
         else selectors.changed_lots(game=game, user=user),
         **shown_commands(engine, view["legal_commands"]),
+        "asked": _asked(view, seats, seat),
         "placings": _placings(game, seats, seat),
         "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
         "you_won": seat.order in (game.outcome or {}).get("winners", []),
@@ -908,6 +909,24 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         # (the league and season of a season's game: the start and game-over emails say it)
         "frame": framing.line(game) if kind in (Kind.STARTED, Kind.GAME_OVER) else "",
     }
+
+
+def _asked(view: Mapping[str, Any], seats: list[Seat], seat: Seat) -> dict[str, Any] | None:
+    """The decision the game waits for from the seat on another player's turn (Lords of
+    Vegas: the engine's view lists them as ``pending``, ``turn`` is the active seat): its
+    'your turn' email asks it in the subject and first line. A boss asked to lay off half
+    of a bet read "It is your turn", while the table marked the gambler to play (found by
+    play-testing). None on the seat's own turn, or when nothing is asked of it."""
+    shown = view.get("view") or {}
+    pending = shown.get("pending") if isinstance(shown, dict) else None
+    if not pending or shown.get("turn") == seat.order:
+        return None
+    asked = next((d for d in pending if d.get("seat") == seat.order), None)
+    if asked is None:
+        return None
+    gambler = {s.order: s for s in seats}.get(asked.get("gambler", -1))
+    layoff = asked.get("kind") == "layoff" and gambler is not None
+    return {"gambler": seat_label(gambler) if layoff and gambler is not None else ""}
 
 
 AT_REST: dict[str, dict[str, Any]] = {

@@ -122,3 +122,19 @@ def test_a_refusal_with_a_message_posted_does_not_say_nothing_changed(
     assert "Nothing was changed" not in text and "nothing was changed" not in answer["Subject"]
     assert "No command was played; your messages were posted (below)." in text
     assert "hello all" in text.split("Your messages, posted")[1]
+
+
+def test_the_boss_asked_to_lay_off_gets_a_decision_email_not_your_turn(
+    make_game: Any, ada: Any, bob: Any, smtp: Any
+) -> None:
+    game = _classic(make_game, ada, bob)
+    gambler, boss, _turn = _a_bet_waits_on_the_boss(game, smtp)
+    mine = game.seats.get(user=gambler)
+
+    message = _turn_email(game, smtp, boss)
+
+    label = f"{mine.colour.capitalize()} ({gambler.name})"
+    assert message["Subject"].endswith(f"Your decision: lay off half of {label}'s bet?")
+    text = text_part(message)
+    assert f"waits for your decision: lay off half of {label}'s bet to the bank?" in text
+    assert "It is your turn" not in text

@@ -53,7 +53,7 @@ from games.services.parsing import split_text
 from notifications import talk_lines
 from notifications.addresses import parse_digest_address, parse_offer_address, parse_reply_address
 from notifications.commands import shown_commands
-from notifications.emails import render_email, thread_root
+from notifications.emails import game_url, render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines, reply_lines
 from notifications.resigning import resignation
@@ -399,6 +399,10 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
     if reading.below:
         error = _below(reading.below)
         return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
+    trade = _a_trade(reading.commands, engine_for(seat.game), seat.game.options)
+    if trade:
+        error = _propose_on_the_page(trade, seat.game_id)
+        return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
     try:
         result = submit_command(
             game=seat.game_id,
@@ -457,7 +461,8 @@ def read_reply(
         commands_seen = commands_seen or _holds_command(line, engine)
     if not commands_seen:
         reason = _why_not(block, engine, options)
-        return Reading([], block, reason, mistyped=_mistyped(block[0], engine, options))
+        mistyped = bool(block) and _mistyped(block[0], engine, options)
+        return Reading([], block, reason, mistyped=mistyped)
     end = len(block)
     while not _holds_command(block[end - 1], engine):
         end -= 1
@@ -535,6 +540,30 @@ def _no_command(reading: Reading, subject: str = "") -> str:
         "%(reason)s; your reply holds no command: write your commands at the top of your "
         "reply, one per line (or separated by ';'), above the quoted email"
     ) % {"reason": reading.reason}
+
+
+def _a_trade(lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None) -> str:
+    """The first of the reply's commands that is a trade, as the player wrote it ("" for
+    none): a trade is an offer the other players accept, not a move of a turn email."""
+    for line in lines:
+        for part in split_text(line):
+            try:
+                command = engine.parse(part, options=options)
+            except IllegalCommand:
+                continue
+            if getattr(command, "kind", "") == "trade":
+                return part
+    return ""
+
+
+def _propose_on_the_page(line: str, game_id: int) -> str:
+    """Where a trade typed in a turn email goes: the game page's trade offers (a trade's
+    refusal said "propose it as a trade offer", in the notation, and not where; found by
+    play-testing). The others then accept it there or by replying to its email."""
+    return _(
+        "'%(line)s' is a trade: propose it on the game page, under Trade offers "
+        "(%(url)s); the other players accept it there or by replying to its email"
+    ) % {"line": cut(line, LINE_SHOWN), "url": f"{game_url(game_id)}trades/new/"}
 
 
 def _below(lines: list[str]) -> str:

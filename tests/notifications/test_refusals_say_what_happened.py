@@ -138,3 +138,24 @@ def test_the_boss_asked_to_lay_off_gets_a_decision_email_not_your_turn(
     text = text_part(message)
     assert f"waits for your decision: lay off half of {label}'s bet to the bank?" in text
     assert "It is your turn" not in text
+
+
+def test_a_trade_in_a_turn_email_is_sent_to_the_game_pages_offers(
+    make_game: Any, ada: Any, bob: Any, smtp: Any
+) -> None:
+    from games.models import TradeOffer
+
+    game = _classic(make_game, ada, bob)
+    first = game.seats.get(order=get_engine(game.game_type).to_act(game.state)[0])
+    other = game.seats.exclude(pk=first.pk).get()
+    turn = _turn_email(game, smtp, first.user)
+    line = f"échanger {first.colour} paie {other.colour} 1"
+    version = Game.objects.get(pk=game.pk).version
+
+    assert deliver(reply_to(turn, line, sender=first.user.email)).startswith("refused")
+
+    text = text_part(smtp.messages[-1])
+    assert f"'{line}' is a trade: propose it on the game page, under Trade offers" in text
+    assert f"/games/{game.pk}/trades/new/" in text
+    assert not TradeOffer.objects.filter(game=game).exists()
+    assert Game.objects.get(pk=game.pk).version == version

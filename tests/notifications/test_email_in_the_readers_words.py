@@ -107,3 +107,21 @@ def test_an_email_keeps_the_readers_own_lines_and_the_scores_however_many_events
     assert first.index("Cy scores 5 points") < first.index("Cy gets 9")  # in their order
     last, _left = kept_events(told, 2, newest=True, limit=15)
     assert last[-1] == "Dee missed the deadline" and "Cy scores 5 points" in last
+
+
+def test_a_classic_games_email_writes_tiles_without_a_height(
+    make_game: Any, make_user: Any, smtp: Any
+) -> None:
+    """The classic edition has no risers: "Al1B4" and "Sp2R5 = Sphinx tile, 2 high" in
+    its emails spoke of heights its book does not have."""
+    import re
+
+    ada, bob = make_user("ada"), make_user("bob")
+    game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
+    _until_a_bet(game)  # (tiles stand)
+    notify_game(game_id=game.pk)
+    text = text_part(smtp.wait_for(1)[-1])
+    assert re.search(r"\b[A-F]\d+ (Al|Sp|Ve|Ti|Pi)[KBGPRY]\d", text)
+    assert not re.search(r"\b[A-F]\d+ (Al|Sp|Ve|Ti|Pi)\d", text)
+    assert "SpR5 = Sphinx tile, Red's die showing 5 (-- = no die)" in text
+    assert "high" not in text

@@ -412,8 +412,9 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
             idempotency_key=key,
         )
     except ServiceError as exc:
+        error = as_written(exc.message, reading.commands, engine_for(seat.game), seat.game.options)
         return _refused(
-            message, seat, notice, reading.commands, exc.message, reading.ignored, spoken
+            message, seat, notice, reading.commands, error, reading.ignored, spoken
         )
     return _played(message, seat, notice, reading, result, spoken)
 
@@ -678,8 +679,9 @@ def _played(
     moves = answer["moves"]
     told = [pair for m in moves for pair in zip(m["events"], m["described"], strict=False)]
     events, omitted = kept_events(told, seat.order, newest=False)
+    engine = engine_for(seat.game)
     context = {
-        "played": [m["text"] for m in moves if m["seat"] == seat.order],
+        "played": [_in_their_words(engine, m) for m in moves if m["seat"] == seat.order],
         "events": events,
         "events_omitted": omitted,
         "finished": answer["status"] == Game.Status.FINISHED,
@@ -694,6 +696,31 @@ def _played(
     seqs = tuple(m["seq"] for m in moves)
     commands = tuple(reading.commands)
     return Outcome("played", "", seat.game_id, seat.pk, commands, seqs, answered)
+
+
+def _in_their_words(engine: GameEngine, move: dict[str, Any]) -> str:
+    """A move's command in the words of the language active (the reader's): "Played:
+    construire D6 sphinx; fin", not the canonical "build D6 sphinx; end" a French player
+    did not write (found by play-testing)."""
+    if not move.get("command"):
+        return str(move["text"])
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return engine.format_in(engine.command_from_json(move["command"]), language)
+
+
+def as_written(
+    error: str, lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None
+) -> str:
+    """The service's refusal quoting the player's own command where it quotes its
+    canonical text ("'construire C2 violet': C2 is not..." for "'build C2 albion': ...")."""
+    for line in lines:
+        for part in split_text(line):
+            try:
+                canonical = engine.format(engine.parse(part, options=options))
+            except IllegalCommand:
+                continue
+            error = error.replace(repr(canonical), repr(part.strip()))
+    return error
 
 
 def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:

@@ -125,3 +125,33 @@ def test_a_classic_games_email_writes_tiles_without_a_height(
     assert not re.search(r"\b[A-F]\d+ (Al|Sp|Ve|Ti|Pi)\d", text)
     assert "SpR5 = Sphinx tile, Red's die showing 5 (-- = no die)" in text
     assert "high" not in text
+
+
+def test_a_french_players_commands_come_back_in_their_words(
+    make_game: Any, make_user: Any, smtp: Any
+) -> None:
+    """"Joué : build D6 sphinx; end" answered "construire D6 or / fin": the answer's
+    subject says the moves in the player's words, a refusal quotes their own line."""
+    from tests.notifications.conftest import deliver, reply_to
+
+    game = _french_classic_game(make_game, make_user)
+    engine = get_engine(game.game_type)
+    order = engine.to_act(game.state)[0]
+    seat = game.seats.get(order=order)
+    build = next(c for c in engine.legal_commands(game.state, order) if c.kind == "build")
+    notify_game(game_id=game.pk)
+    turn = smtp.wait_for(1)[-1]
+    taken = next(lot for lot in ("A1", "A2", "A3", "C1") if lot not in game.state["markers"])
+    version = Game.objects.get(pk=game.pk).version
+
+    refused = deliver(reply_to(turn, f"construire {taken} or", sender=seat.user.email))
+
+    assert refused.startswith("refused")
+    text = text_part(smtp.messages[-1])
+    assert f"'construire {taken} or'" in text and f"'build {taken} sphinx'" not in text
+    assert Game.objects.get(pk=game.pk).version == version
+
+    line = f"construire {build.lot} or"
+    assert deliver(reply_to(turn, line, sender=seat.user.email)).startswith("played")
+    subject = " ".join(smtp.messages[-1]["Subject"].split())
+    assert f"construire {build.lot} sphinx" in subject and "build" not in subject

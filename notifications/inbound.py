@@ -413,9 +413,7 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
         )
     except ServiceError as exc:
         error = as_written(exc.message, reading.commands, engine_for(seat.game), seat.game.options)
-        return _refused(
-            message, seat, notice, reading.commands, error, reading.ignored, spoken
-        )
+        return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
     return _played(message, seat, notice, reading, result, spoken)
 
 

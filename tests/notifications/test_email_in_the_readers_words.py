@@ -130,7 +130,7 @@ def test_a_classic_games_email_writes_tiles_without_a_height(
 def test_a_french_players_commands_come_back_in_their_words(
     make_game: Any, make_user: Any, smtp: Any
 ) -> None:
-    """"Joué : build D6 sphinx; end" answered "construire D6 or / fin": the answer's
+    """ "Joué : build D6 sphinx; end" answered "construire D6 or / fin": the answer's
     subject says the moves in the player's words, a refusal quotes their own line."""
     from tests.notifications.conftest import deliver, reply_to
 

@@ -18,13 +18,13 @@ pytestmark = pytest.mark.django_db
 def _french_classic_game(make_game: Any, make_user: Any) -> Game:
     ada = make_user("ada", language="fr")
     bob = make_user("bob", language="fr")
-    game: Game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
+    game: Any = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
     return game
 
 
 def _until_a_bet(game: Game) -> None:
     """Play the first legal command until the seat to act may bet (a casino stands)."""
-    engine = get_engine(game.game_type)
+    engine: Any = get_engine(game.game_type)
     for _ in range(200):
         game.refresh_from_db()
         assert game.state is not None
@@ -95,7 +95,9 @@ def test_an_email_keeps_the_readers_own_lines_and_the_scores_however_many_events
     the others, then his points, his money and another's score are all kept."""
     from notifications.services import kept_events
 
-    told = [({"type": "paid", "seat": 1, "amount": n}, f"Bob gets {n}") for n in range(40)]
+    told: list[tuple[Any, str]] = [
+        ({"type": "paid", "seat": 1, "amount": n}, f"Bob gets {n}") for n in range(40)
+    ]
     told.insert(3, ({"type": "scored", "seat": 2}, "Cy scores 5 points"))
     told.insert(7, ({"type": "paid", "seat": 2, "amount": 9}, "Cy gets 9"))
     told.insert(9, ({"type": "scored", "seat": 0}, "Ada scores 1 point"))
@@ -135,13 +137,14 @@ def test_a_french_players_commands_come_back_in_their_words(
     from tests.notifications.conftest import deliver, reply_to
 
     game = _french_classic_game(make_game, make_user)
-    engine = get_engine(game.game_type)
+    engine: Any = get_engine(game.game_type)
     order = engine.to_act(game.state)[0]
-    seat = game.seats.get(order=order)
+    seat: Any = game.seats.get(order=order)
     build = next(c for c in engine.legal_commands(game.state, order) if c.kind == "build")
     notify_game(game_id=game.pk)
     turn = smtp.wait_for(1)[-1]
-    taken = next(lot for lot in ("A1", "A2", "A3", "C1") if lot not in game.state["markers"])
+    markers = game.state["markers"] if game.state else {}
+    taken = next(lot for lot in ("A1", "A2", "A3", "C1") if lot not in markers)
     version = Game.objects.get(pk=game.pk).version
 
     refused = deliver(reply_to(turn, f"construire {taken} or", sender=seat.user.email))

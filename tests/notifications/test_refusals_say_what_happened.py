@@ -19,8 +19,14 @@ pytestmark = pytest.mark.django_db
 
 
 def _classic(make_game: Any, ada: Any, bob: Any) -> Game:
-    game: Game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
+    game: Any = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
     return game
+
+
+def _first_seat(game: Game) -> Any:
+    """The seat the game waits on first."""
+    engine: Any = get_engine(game.game_type)
+    return game.seats.get(order=engine.to_act(game.state)[0])
 
 
 def _turn_email(game: Game, smtp: Any, user: Any) -> Any:
@@ -37,7 +43,7 @@ def _a_bet_waits_on_the_boss(game: Game, smtp: Any) -> tuple[Any, Any, Any]:
     """Play until the active player may bet at the other's casino; the boss asks to
     decide lay-offs, the bet is placed: the gambler, the boss, the gambler's turn email
     (before the bet) and the boss's (asking the decision)."""
-    engine = get_engine(game.game_type)
+    engine: Any = get_engine(game.game_type)
     for _ in range(200):
         game.refresh_from_db()
         assert game.state is not None
@@ -58,7 +64,7 @@ def test_a_mistyped_verb_is_an_unknown_command_with_the_closest_one(
     make_game: Any, ada: Any, bob: Any, smtp: Any
 ) -> None:
     game = _classic(make_game, ada, bob)
-    first = game.seats.get(order=get_engine(game.game_type).to_act(game.state)[0]).user
+    first: Any = _first_seat(game).user
     turn = _turn_email(game, smtp, first)
     moves = Move.objects.filter(game=game).count()
 
@@ -112,7 +118,7 @@ def test_a_refusal_with_a_message_posted_does_not_say_nothing_changed(
     make_game: Any, ada: Any, bob: Any, smtp: Any
 ) -> None:
     game = _classic(make_game, ada, bob)
-    first = game.seats.get(order=get_engine(game.game_type).to_act(game.state)[0]).user
+    first: Any = _first_seat(game).user
     turn = _turn_email(game, smtp, first)
 
     deliver(reply_to(turn, "say: hello all\nreorganize A1", sender=first.email))
@@ -146,7 +152,7 @@ def test_a_trade_in_a_turn_email_is_sent_to_the_game_pages_offers(
     from games.models import TradeOffer
 
     game = _classic(make_game, ada, bob)
-    first = game.seats.get(order=get_engine(game.game_type).to_act(game.state)[0])
+    first: Any = _first_seat(game)
     other = game.seats.exclude(pk=first.pk).get()
     turn = _turn_email(game, smtp, first.user)
     line = f"échanger {first.colour} paie {other.colour} 1"

@@ -123,7 +123,7 @@ def compose(user: Any, seats: list[Seat]) -> EmailMultiAlternatives:
         context = {
             "name": user.name,
             "games": games,
-            "example": next((g["commands"][0] for g in games if g["commands"]), ""),
+            "example": next((g["example"] for g in games if g["example"]), ""),
             "unsubscribe_url": unsubscribe_url(user.pk),
             "site_url": settings.SITE_URL,
         }
@@ -144,6 +144,7 @@ def _game_entry(seat: Seat, zone: Any) -> dict[str, Any]:
         "board_cut": len(lines) > BOARD_LINES,
         "events": context["events"][-EVENTS_SHOWN:],
         "commands": [prefix + c for c in context["commands"][:COMMANDS_SHOWN]],
+        "example": prefix + context["example"] if context["example"] else "",
         "more_commands": context["more_commands"]
         + max(0, len(context["commands"]) - COMMANDS_SHOWN),
         "deadline_local": local_time(game.deadline, zone),

@@ -34,11 +34,12 @@ def thread_root(game_id: int) -> str:
 
 
 def local_time(moment: datetime | None, zone: ZoneInfo) -> str:
-    """``Tue 24 Nov, 18:00 (Europe/Paris)`` in the active language; "" without a moment."""
+    """``Tuesday 24 Nov, 18:00 (Europe/Paris)`` in the active language (the day written
+    out: ``dates.when``'s deadline style); "" without a moment."""
     if moment is None:
         return ""
     with timezone.override(zone):
-        return f"{when(moment)} ({zone.key})"
+        return f"{when(moment, 'deadline')} ({zone.key})"
 
 
 def game_url(game_id: int) -> str:

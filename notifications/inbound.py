@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.errors import HeaderParseError, InvalidHeaderDefect
@@ -51,18 +52,18 @@ from games.services.naming import seat_label
 from games.services.parsing import split_text
 from notifications import talk_lines
 from notifications.addresses import parse_digest_address, parse_offer_address, parse_reply_address
-from notifications.emails import render_email, thread_root
+from notifications.commands import shown_commands
+from notifications.emails import game_url, render_email, thread_root
 from notifications.models import Notification
 from notifications.quotes import body_text, own_lines, reply_lines
 from notifications.resigning import resignation
-from notifications.services import COMMANDS_SHOWN, Notice, claim, drop, send_stored, store
+from notifications.services import Notice, claim, drop, kept_events, send_stored, store
 
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 ENVELOPE_HEADERS = ("Delivered-To", "X-Original-To")  # (the MTA's: where this copy went)
 RECIPIENT_HEADERS = ("To", "Cc")
-EVENTS_SHOWN = 15
 LINES_SHOWN = 20  # of the player's lines, quoted back in an answer
 LINE_SHOWN = 200  # characters of each
 ERROR_SHOWN = 1000  # characters of a refusal's reason
@@ -385,7 +386,7 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
     said, lines = talk_lines.split(own_lines(body_text(message)))
     spoken = talk_lines.post(seat, said, key)
     try:
-        reading = read_reply(lines, engine_for(seat.game))
+        reading = read_reply(lines, engine_for(seat.game), seat.game.options)
     except ServiceError as exc:  # the game's engine is not available
         return _refused(message, seat, notice, reply_lines(body_text(message)), exc.message)
     if not reading.commands and spoken:
@@ -398,6 +399,10 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
     if reading.below:
         error = _below(reading.below)
         return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
+    trade = _a_trade(reading.commands, engine_for(seat.game), seat.game.options)
+    if trade:
+        error = _propose_on_the_page(trade, seat.game_id)
+        return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
     try:
         result = submit_command(
             game=seat.game_id,
@@ -407,9 +412,8 @@ def _handle(message: EmailMessage, seat: Seat, address: str) -> Outcome:
             idempotency_key=key,
         )
     except ServiceError as exc:
-        return _refused(
-            message, seat, notice, reading.commands, exc.message, reading.ignored, spoken
-        )
+        error = as_written(exc.message, reading.commands, engine_for(seat.game), seat.game.options)
+        return _refused(message, seat, notice, reading.commands, error, reading.ignored, spoken)
     return _played(message, seat, notice, reading, result, spoken)
 
 
@@ -421,10 +425,13 @@ class Reading:
     commands: list[str]
     ignored: list[str]
     reason: str = ""  # why the first line is not a command, when none is
+    mistyped: bool = False  # the engine names the command it is close to
     below: list[str] = field(default_factory=list)
 
 
-def read_reply(lines: list[str], engine: GameEngine) -> Reading:
+def read_reply(
+    lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None = None
+) -> Reading:
     """The commands of a reply's own lines (``quotes.own_lines``: blanks kept as "").
 
     People sign their mail: "Thanks,", "Grazie,", a name, "Sent from my phone", below the
@@ -452,7 +459,9 @@ def read_reply(lines: list[str], engine: GameEngine) -> Reading:
         block.append(line)
         commands_seen = commands_seen or _holds_command(line, engine)
     if not commands_seen:
-        return Reading(commands=[], ignored=block, reason=_why_not(block, engine))
+        reason = _why_not(block, engine, options)
+        mistyped = bool(block) and _mistyped(block[0], engine, options)
+        return Reading([], block, reason, mistyped=mistyped)
     end = len(block)
     while not _holds_command(block[end - 1], engine):
         end -= 1
@@ -476,15 +485,28 @@ def _holds_command(line: str, engine: GameEngine) -> bool:
     return any(_why_not([part], engine) == "" for part in split_text(line))
 
 
-def _why_not(lines: list[str], engine: GameEngine) -> str:
-    """The engine's reason why the first line is not a command ("" if it is, or no line)."""
+def _why_not(lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None = None) -> str:
+    """The engine's reason why the first line is not a command ("" if it is, or no line);
+    ``options``: the game's, so that it lists that edition's verbs only (a classic
+    game's listed the 2024 "raise": found by play-testing)."""
     if not lines:
         return ""
     try:
-        engine.parse(lines[0])
+        engine.parse(lines[0], options=options)
     except IllegalCommand as exc:
         return str(exc)
     return ""
+
+
+def _mistyped(line: str, engine: GameEngine, options: Mapping[str, Any] | None) -> bool:
+    """Whether the engine reads the line as a mistyped command ("construir C4 violet":
+    "did you mean 'construire'?"): the reply then holds a command, misspelt; a greeting
+    holds none."""
+    try:
+        engine.parse(line, options=options)
+    except IllegalCommand as exc:
+        return "did you mean" in str(getattr(exc.text, "msgid", ""))
+    return False
 
 
 def _in_subject(message: Message, engine: GameEngine) -> str:
@@ -503,6 +525,11 @@ def _no_command(reading: Reading, subject: str = "") -> str:
             "commands at the top of your reply, one per line (or separated by ';'), above the "
             "quoted email"
         ) % {"subject": cut(subject, LINE_SHOWN)}
+    if reading.mistyped:
+        return _(
+            "%(reason)s; write your commands at the top of your reply, one per line (or "
+            "separated by ';'), above the quoted email"
+        ) % {"reason": reading.reason}
     if not reading.reason:
         return _(
             "your reply holds no command: write your commands at the top of your reply, "
@@ -512,6 +539,30 @@ def _no_command(reading: Reading, subject: str = "") -> str:
         "%(reason)s; your reply holds no command: write your commands at the top of your "
         "reply, one per line (or separated by ';'), above the quoted email"
     ) % {"reason": reading.reason}
+
+
+def _a_trade(lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None) -> str:
+    """The first of the reply's commands that is a trade, as the player wrote it ("" for
+    none): a trade is an offer the other players accept, not a move of a turn email."""
+    for line in lines:
+        for part in split_text(line):
+            try:
+                command = engine.parse(part, options=options)
+            except IllegalCommand:
+                continue
+            if getattr(command, "kind", "") == "trade":
+                return part
+    return ""
+
+
+def _propose_on_the_page(line: str, game_id: int) -> str:
+    """Where a trade typed in a turn email goes: the game page's trade offers (a trade's
+    refusal said "propose it as a trade offer", in the notation, and not where; found by
+    play-testing). The others then accept it there or by replying to its email."""
+    return _(
+        "'%(line)s' is a trade: propose it on the game page, under Trade offers "
+        "(%(url)s); the other players accept it there or by replying to its email"
+    ) % {"line": cut(line, LINE_SHOWN), "url": f"{game_url(game_id)}trades/new/"}
 
 
 def _below(lines: list[str]) -> str:
@@ -575,10 +626,23 @@ def _refused(
 ) -> Outcome:
     lines, ignored = quoted(lines), quoted(ignored or [])
     error = cut(error, ERROR_SHOWN)  # (it may quote a line of the reply)
-    context = {"error": error, "received": lines, "ignored": ignored, **_talk(spoken)}
+    context = {
+        "error": error,
+        "received": lines,
+        "ignored": ignored,
+        "may_retry": _may_retry(seat),
+        **_talk(spoken),
+    }
     verdict = {"status": "refused", "error": error, "received": lines, "ignored": ignored}
     answered = _answer(message, seat, notice, "answer_refused", context, verdict)
     return Outcome("refused", error, seat.game_id, seat.pk, tuple(lines), (), answered)
+
+
+def _may_retry(seat: Seat) -> bool:
+    """Whether corrected commands could be played now: the game runs and waits on the
+    seat. A refusal after the end, or out of turn, said "reply with your corrected
+    commands" where none would do (found by play-testing)."""
+    return Seat.objects.filter(pk=seat.pk, to_act=True, game__status=Game.Status.ACTIVE).exists()
 
 
 def _talk(spoken: talk_lines.Talk | None) -> dict[str, list[str]]:
@@ -611,11 +675,13 @@ def _played(
     seats = list(Seat.objects.filter(game_id=seat.game_id).select_related("user"))
     by_order = {s.order: s for s in seats}
     moves = answer["moves"]
-    sentences = [sentence for m in moves for sentence in m["described"]]
+    told = [pair for m in moves for pair in zip(m["events"], m["described"], strict=False)]
+    events, omitted = kept_events(told, seat.order, newest=False)
+    engine = engine_for(seat.game)
     context = {
-        "played": [m["text"] for m in moves if m["seat"] == seat.order],
-        "events": sentences[:EVENTS_SHOWN],
-        "events_omitted": max(0, len(sentences) - EVENTS_SHOWN),
+        "played": [_in_their_words(engine, m) for m in moves if m["seat"] == seat.order],
+        "events": events,
+        "events_omitted": omitted,
         "finished": answer["status"] == Game.Status.FINISHED,
         "your_turn": answer["your_turn"],
         "waiting_on": [seat_label(by_order[o]) for o in answer["to_act"] if o in by_order],
@@ -630,6 +696,31 @@ def _played(
     return Outcome("played", "", seat.game_id, seat.pk, commands, seqs, answered)
 
 
+def _in_their_words(engine: GameEngine, move: dict[str, Any]) -> str:
+    """A move's command in the words of the language active (the reader's): "Played:
+    construire D6 sphinx; fin", not the canonical "build D6 sphinx; end" a French player
+    did not write (found by play-testing)."""
+    if not move.get("command"):
+        return str(move["text"])
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return engine.format_in(engine.command_from_json(move["command"]), language)
+
+
+def as_written(
+    error: str, lines: list[str], engine: GameEngine, options: Mapping[str, Any] | None
+) -> str:
+    """The service's refusal quoting the player's own command where it quotes its
+    canonical text ("'construire C2 violet': C2 is not..." for "'build C2 albion': ...")."""
+    for line in lines:
+        for part in split_text(line):
+            try:
+                canonical = engine.format(engine.parse(part, options=options))
+            except IllegalCommand:
+                continue
+            error = error.replace(repr(canonical), repr(part.strip()))
+    return error
+
+
 def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:
     """When the game still waits on the player right after their commands (Lords of Vegas:
     the turn goes on until ``end``), the answer carries the board and their commands: no
@@ -639,12 +730,9 @@ def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:
     if not answer["your_turn"] or game.version != answer["version"]:
         return {"board": "", "commands": [], "more_commands": 0, "example": ""}
     view = selectors.game_view(game=game, user=seat.user)
-    legal = [c["text"] for c in view["legal_commands"]]
     return {
         "board": view["text"],
-        "commands": legal[:COMMANDS_SHOWN],
-        "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
-        "example": legal[0] if legal else "",
+        **shown_commands(engine_for(game), view["legal_commands"]),
         "deadline": game.deadline,
     }
 

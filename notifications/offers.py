@@ -14,6 +14,8 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 
+from games.engines.lords_of_vegas.commands import Trade
+from games.engines.lords_of_vegas.trades import in_words
 from games.models import Game, Seat, TradeOffer
 from games.services.lookups import engine_for
 from games.services.naming import seat_label
@@ -84,6 +86,23 @@ def _send(
     return int(send_stored(note))
 
 
+ANSWERS = {"fr": ("accepter", "refuser"), "it": ("accetta", "rifiuta")}
+"""The words a French or Italian player answers an offer with (``offer_reply`` reads
+them, and the English ones): an email offers the reader's own, not every language's."""
+
+
+def _in_words(game: Game, offer: TradeOffer, by_order: dict[int, Seat], language: str) -> list[str]:
+    """The offer's steps as sentences in the reader's language (active), the board page's
+    words: the email showed only the notation (found by play-testing)."""
+    trade = engine_for(game).command_from_json(offer.command)
+    if not isinstance(trade, Trade) or game.state is None:
+        return []
+    names = {s.colour: seat_label(s) for s in by_order.values() if s.colour}
+    active = by_order.get(int(game.state.get("turn", -1)))
+    said = in_words(trade, names, seat_label(active) if active else "", language)
+    return [str(sentence) for sentence in said]
+
+
 def compose(
     game: Game, offer: TradeOffer, seats: list[Seat], seat: Seat, event: str, by: int | None
 ) -> Any:
@@ -102,6 +121,8 @@ def compose(
             "offer": offer,
             "event": event,
             "trade": offer.text,
+            "in_words": _in_words(game, offer, by_order, language),
+            "answers": ANSWERS.get(language.split("-")[0], ("", "")),
             "proposer": seat_label(offer.proposer, engine),
             "by": seat_label(by_order[by], engine) if by in by_order else "",
             "parties": [seat_label(by_order[o], engine) for o in offer.parties if o in by_order],

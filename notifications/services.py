@@ -37,6 +37,7 @@ from games.services.lookups import engine_for
 from games.services.naming import seat_label
 from notifications import framing, leases, mailer
 from notifications.choices import lead_times, muted_users, next_digest, quiet_end
+from notifications.commands import shown_commands
 from notifications.emails import render_email
 from notifications.models import EmailPreference, GameMute, Notification
 
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 Kind = Notification.Kind
-COMMANDS_SHOWN = 15
 EVENTS_SHOWN = 30
 
 
@@ -871,7 +871,6 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
     user = seat.user
     engine = engine_for(game)
     view = selectors.game_view(game=game, user=user, seats=seats)
-    legal = [c["text"] for c in view["legal_commands"]]
     others = [s.name for s in seats if s.pk != seat.pk]
     last, last_at, played = _since_own_move(game, seat)
     events, omitted = _events_since(game, seats, seat, user, last, kind == Kind.GAME_OVER)
@@ -901,9 +900,8 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         "changed_lots": []
         if kind == Kind.GAME_OVER
         else selectors.changed_lots(game=game, user=user),
-        "commands": legal[:COMMANDS_SHOWN],
-        "more_commands": max(0, len(legal) - COMMANDS_SHOWN),
-        "example": legal[0] if legal else "",
+        **shown_commands(engine, view["legal_commands"]),
+        "asked": _asked(view, seats, seat),
         "placings": _placings(game, seats, seat),
         "winners": [s.name for s in seats if s.order in (game.outcome or {}).get("winners", [])],
         "you_won": seat.order in (game.outcome or {}).get("winners", []),
@@ -911,6 +909,24 @@ def email_context(game: Game, seats: list[Seat], seat: Seat, kind: str) -> dict[
         # (the league and season of a season's game: the start and game-over emails say it)
         "frame": framing.line(game) if kind in (Kind.STARTED, Kind.GAME_OVER) else "",
     }
+
+
+def _asked(view: Mapping[str, Any], seats: list[Seat], seat: Seat) -> dict[str, Any] | None:
+    """The decision the game waits for from the seat on another player's turn (Lords of
+    Vegas: the engine's view lists them as ``pending``, ``turn`` is the active seat): its
+    'your turn' email asks it in the subject and first line. A boss asked to lay off half
+    of a bet read "It is your turn", while the table marked the gambler to play (found by
+    play-testing). None on the seat's own turn, or when nothing is asked of it."""
+    shown = view.get("view") or {}
+    pending = shown.get("pending") if isinstance(shown, dict) else None
+    if not pending or shown.get("turn") == seat.order:
+        return None
+    asked = next((d for d in pending if d.get("seat") == seat.order), None)
+    if asked is None:
+        return None
+    gambler = {s.order: s for s in seats}.get(asked.get("gambler", -1))
+    layoff = asked.get("kind") == "layoff" and gambler is not None
+    return {"gambler": seat_label(gambler) if layoff and gambler is not None else ""}
 
 
 AT_REST: dict[str, dict[str, Any]] = {
@@ -1038,23 +1054,47 @@ def _events_since(
         moves=_moves_after(game, since),
     )
     by_order = {s.order: s for s in seats}
-    sentences = []
+    sentences: list[tuple[Any, str]] = []
     timed_out = None  # the seat the server is playing for in the moves just read
     for m in moves:
         if m.get("credit"):  # a trade: who proposed it, who accepted it (issue 11)
-            sentences.append(m["credit"])
+            sentences.append((None, m["credit"]))
         late = _played_on_timeout(m)
         if late is not None and late != timed_out:
-            sentences.append(_timeout_sentence(by_order.get(late), seat))
+            sentences.append((None, _timeout_sentence(by_order.get(late), seat)))
         timed_out = late
         for event, sentence in zip(m["events"], m["described"], strict=False):
             if isinstance(event, dict) and event.get("reason") == "timeouts":
                 forfeiter = by_order.get(event["seat"]) if "seat" in event else None
                 ended = "seat" in event and _ended_by_forfeit(game) == event["seat"]
                 sentence = _forfeit_sentence(game, forfeiter, seat, ended=ended)
-            sentences.append(sentence)
-    shown = sentences[-EVENTS_SHOWN:]
-    return shown, len(sentences) - len(shown)
+            sentences.append((event, sentence))
+    return kept_events(sentences, seat.order, newest=True)
+
+
+KEPT_EVENTS = frozenset({"scored", "game_end"})
+"""Events an email shows however many there are (with the reader's own: ``seat``)."""
+
+
+def kept_events(
+    told: list[tuple[Any, str]], reader: int, *, newest: bool, limit: int = EVENTS_SHOWN
+) -> tuple[list[str], int]:
+    """The sentences an email shows of ``told`` ((event, sentence) pairs, in order) and how
+    many it leaves out: every one about the reader (their points, their money: the event's
+    ``seat``) and every score and end of the game, then the others up to ``limit`` in all,
+    the newest (or, ``newest=False``, the first) ones. A confirmation cut after 15 lines
+    hid the player's own 5 points (found by play-testing)."""
+    must = {
+        index
+        for index, (event, _sentence) in enumerate(told)
+        if isinstance(event, dict)
+        and (event.get("seat") == reader or event.get("type") in KEPT_EVENTS)
+    }
+    others = [index for index in range(len(told)) if index not in must]
+    room = max(0, limit - len(must))
+    chosen = others[len(others) - room :] if newest and room else others[:room]
+    shown = sorted(must | set(chosen))
+    return [told[index][1] for index in shown], len(told) - len(shown)
 
 
 def _moves_after(game: Game, since: int) -> list[Move] | None:

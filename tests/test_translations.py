@@ -144,7 +144,9 @@ def test_the_turn_email_is_in_the_players_language(
             assert words in body
         for words in TURN_EN:
             assert words not in body
-    assert re.search(r"^  place \d$", str(message.body), re.MULTILINE)  # the notation is kept
+    # the commands, in the words of the player's language the parser reads (one line)
+    verb = {"fr": "placer", "it": "piazza"}[language]
+    assert re.search(rf"^  {verb} \d(\|\d)*$", str(message.body), re.MULTILINE)
 
 
 @pytest.mark.django_db

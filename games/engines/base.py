@@ -49,6 +49,13 @@ class IllegalCommand(ValueError):
         return str(self.text)
 
 
+class OutOfTurn(IllegalCommand):
+    """A refusal only because another seat is to play: the platform says whose turn it is
+    in its own words (naming the player). Any other refusal of a command sent out of turn
+    says more ("the game is waiting for Blue's lay-off decision", "no bet waits for your
+    lay-off decision") and is the one a player is told."""
+
+
 class MalformedCommand(IllegalCommand):
     """Text or JSON that is not a command at all (unknown verb, missing argument...)."""
 
@@ -203,6 +210,11 @@ class GameEngine(Protocol):
 
     def format(self, command: Command) -> str:
         """The canonical text form; ``parse(format(c)) == c``."""
+
+    def format_in(self, command: Command, language: str) -> str:
+        """The text form in the words a player of ``language`` writes (the French and
+        Italian verbs the parser accepts; the canonical form for other languages):
+        ``parse(format_in(c, language)) == c``. What an email shows its reader."""
 
     def command_from_json(self, data: Mapping[str, Any]) -> Command:
         """A command from its JSON form; raises :class:`MalformedCommand`."""

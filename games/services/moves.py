@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engines.base import Command, GameEngine, IllegalCommand, State
+from games.engines.base import Command, GameEngine, IllegalCommand, OutOfTurn, State
 from games.models import Game, Move, Seat
 from games.services import hooks, rows
 from games.services.bots import BOT_MOVES_PER_CALL, play_bot_entries
@@ -103,7 +103,8 @@ def apply_player_commands(
                 numbered(
                     index,
                     total,
-                    _("%(command)s: %(why)s")
+                    _engines_reason(engine, state, seat.order, command)
+                    or _("%(command)s: %(why)s")
                     % {"command": text, "why": not_your_turn(waiting, seats, engine)},
                 ),
                 command=text,
@@ -149,6 +150,24 @@ def apply_player_commands(
                 index=index,
             )
     return state, entries
+
+
+def _engines_reason(engine: GameEngine, state: State, order: int, command: Command) -> str:
+    """The engine's own refusal of a command sent while the game does not wait on the
+    seat, when it says more than whose turn it is: an ``end`` while the active player's
+    turn waits on another's lay-off decision ("the game is waiting for Blue (the lay-off
+    decision)"), a lay-off answered after its bet was settled ("no bet ... waits for your
+    lay-off decision"); "it is Blue's turn (Ada), not yours" told the first that it was
+    not their turn (found by play-testing). "" for a plain out-of-turn refusal (the
+    caller names whose turn it is) or one the engine would accept. ``apply`` is pure:
+    nothing is kept."""
+    try:
+        engine.apply(state, order, command)
+    except OutOfTurn:
+        return ""
+    except IllegalCommand as exc:
+        return str(exc)
+    return ""
 
 
 def changes_nothing(before: State, after: State) -> bool:

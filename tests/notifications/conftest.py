@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import itertools
 import logging
 import socket
 import threading
@@ -120,16 +121,39 @@ def played() -> Callable[..., list[int]]:
 # -- the email door: replies as a mail client writes them ------------------------------------
 
 
-def commands_offered(message: EmailMessage) -> list[str]:
-    """The commands a turn email lists under "Your commands:"."""
+def command_lines(message: EmailMessage) -> list[str]:
+    """The lines a turn email shows under "Your commands:" (one per verb, choices summed
+    up: "build B4|C2 albion|sphinx", "gamble B2 1-10, D5 1-4")."""
     lines = text_part(message).split("\n")
     start = lines.index("Your commands:") + 1
-    offered = []
+    shown = []
     for line in lines[start:]:
-        if not line.startswith("  ") or line.strip().startswith("..."):
+        if not line.startswith("  ") or line.strip().startswith(("...", "(")):
             break
-        offered.append(line.strip())
+        shown.append(line.strip())
+    return shown
+
+
+def commands_offered(message: EmailMessage) -> list[str]:
+    """The commands a turn email offers, each written out (its summed-up lines expanded:
+    "a|b" is a or b, "1-10" every amount, "D1=6|4" the lot's values)."""
+    offered = []
+    for line in command_lines(message):
+        verb, _, rest = line.partition(" ")
+        for group in rest.split(", ") if rest else [""]:
+            choices = [alternatives(word) for word in group.split()]
+            offered += [" ".join([verb, *words]) for words in itertools.product(*choices)]
     return offered
+
+
+def alternatives(word: str) -> list[str]:
+    if "-" in word and "|" not in word:
+        low, high = word.split("-")
+        return [str(n) for n in range(int(low), int(high) + 1)]
+    lot, equals, values = word.rpartition("=")
+    if equals:
+        return [f"{lot}={value}" for value in values.split("|")]
+    return word.split("|")
 
 
 @pytest.fixture

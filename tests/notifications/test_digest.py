@@ -14,7 +14,7 @@ from notifications import services
 from notifications.addresses import parse_digest_address
 from notifications.digest import run_digests
 from notifications.models import Notification
-from tests.notifications.conftest import deliver, html_part, reply_to, text_part
+from tests.notifications.conftest import alternatives, deliver, html_part, reply_to, text_part
 
 pytestmark = pytest.mark.django_db
 MORNING = datetime(2026, 11, 23, 7, tzinfo=UTC)  # 08:00 in Paris
@@ -39,8 +39,10 @@ def _digest(smtp, make_user, make_game, games: int):
 
 
 def _offered(text: str, game: Game) -> list[str]:
-    """The commands the digest offers for a game ("#12 place 2" lines)."""
-    return re.findall(rf"^  (#{game.pk} .+)$", text, flags=re.MULTILINE)
+    """The commands the digest offers for a game (its "#12 place 2|4|5" line, written
+    out: "#12 place 2", "#12 place 4"...)."""
+    lines = re.findall(rf"^  #{game.pk} (\S+) (.+)$", text, flags=re.MULTILINE)
+    return [f"#{game.pk} {verb} {n}" for verb, ns in lines for n in alternatives(ns)]
 
 
 def test_the_digest_lists_every_game_waiting_with_its_board_and_commands(

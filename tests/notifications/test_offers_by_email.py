@@ -345,3 +345,29 @@ def test_twenty_proposals_email_the_other_player_three_times(make_game, ada, bob
     assert refused == 17
     told = _news(smtp, 3)
     assert {m["To"] for m in told} == {bob.email}
+
+
+def test_an_offers_email_says_the_trade_in_words_and_its_readers_answers(
+    make_game, make_user, smtp
+):
+    """The offer's email showed only the notation and offered every language's answers
+    ("accept (or accepter, accetta)") to an English or French reader (decision 0040)."""
+    ada, bob = make_user("ada"), make_user("bob")
+    game = make_game(ada, bob, game_type="lords-of-vegas")
+    announce_pending()
+    web = Client()
+    web.force_login(ada)
+    a, b = (game.seats.get(user=u).order for u in (ada, bob))
+    response = web.post(
+        f"/games/{game.pk}/trades/new/propose/", {"parties": [b], f"pay_{a}_{b}": 2}
+    )
+    assert response.status_code == 302
+
+    text = text_part(_to(_news(smtp, 1), bob))
+    red = game.seats.get(user=ada)
+    blue = game.seats.get(user=bob)
+    payer = f"{red.colour.capitalize()} ({ada.name})"
+    payee = f"{blue.colour.capitalize()} ({bob.name})"
+    assert f"  {payer} pays {payee} $2m.\n" in text
+    assert "accepter" not in text and "accetta" not in text and "rifiuta" not in text
+    assert "    accept\n    decline\n" in text

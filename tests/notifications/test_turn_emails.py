@@ -35,7 +35,7 @@ def test_it_sends_your_turn_to_the_first_player_when_the_game_starts(make_game, 
     assert "So far:\n  - Round 1 of 4 begins" in text  # what happened: the setup's events
     assert "Casino" in text and "(you)" in text  # the board, from the player's seat
     assert f"{settings.SITE_URL}/games/{game.pk}/" in text
-    assert re.search(r"^  place \d$", text, re.MULTILINE)  # the commands
+    assert re.search(r"^  place \d(\|\d)*$", text, re.MULTILINE)  # the commands (one line)
     assert "reply to this email" in text
     html = html_part(message)
     assert "<pre" in html and f"{settings.SITE_URL}/games/{game.pk}/" in html
@@ -79,9 +79,10 @@ def test_it_writes_in_the_players_language_and_time_zone(make_user, make_game, s
 
         services.deliver(game, services._seats(game), [services.Notice(seat, "turn", "test")])
     by_to = {m["To"]: text_part(m) for m in smtp.wait_for(2)}
-    # Each as their language writes dates (no English month in French), in their zone.
-    assert "mar. 26 nov., 18:00 (Europe/Paris)" in by_to[ada.email]
-    assert "Tue 26 Nov, 12:00 (America/New_York)" in by_to[bob.email]
+    # Each as their language writes dates (no English month in French), in their zone,
+    # the day written out (decision 0040: "d'ici le jeu." read as "by the game").
+    assert "avant le mardi 26 nov. à 18:00 (Europe/Paris)" in by_to[ada.email]
+    assert "Reply by Tuesday 26 Nov, 12:00 (America/New_York)" in by_to[bob.email]
 
 
 def test_nothing_goes_to_bots_or_to_players_who_turned_emails_off(make_game, ada, bob, smtp):

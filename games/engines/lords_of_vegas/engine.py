@@ -17,6 +17,7 @@ from games.engines.base import (
     InvalidOptions,
     MalformedCommand,
     Outcome,
+    OutOfTurn,
     Placing,
     State,
 )
@@ -232,6 +233,11 @@ class LordsOfVegas:
             raise MalformedCommand(_not_ours(command))
         return notation.format_command(command)
 
+    def format_in(self, command: BaseCommand, language: str) -> str:
+        if not isinstance(command, COMMANDS):
+            raise MalformedCommand(_not_ours(command))
+        return notation.format_in(command, language)
+
     def command_from_json(self, data: Mapping[str, Any]) -> BaseCommand:
         return command_from_json(data)
 
@@ -330,7 +336,7 @@ def _check_turn(state: State, seat: int, cmd: Any) -> None:
     """Actions and ``end`` belong to the active player, once nothing is pending (the
     refusal is prefixed with the command by :func:`_naming`)."""
     if seat != state["turn"]:
-        raise IllegalCommand(
+        raise OutOfTurn(
             _(
                 "it is %(player)s's turn; you can act only on your own turn",
                 player=colour_name(state, state["turn"]),

@@ -7,6 +7,7 @@ The full grammar is in ``docs/notation.md``.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Callable
@@ -88,6 +89,16 @@ it)."""
 def known_verbs(edition: str | None = None) -> Text:
     """The verbs an unknown command's refusal lists (see :data:`_VERB_LISTS`)."""
     return _VERB_LISTS[edition if edition in _VERB_LISTS else None]
+
+
+def closest_verb(word: str, edition: str | None = None) -> str | None:
+    """The verb a mistyped one is closest to ("construir" -> "construire"), among the
+    words the parser takes for the edition's verbs (None when none is close): a refusal
+    that only listed the verbs left the player to spot their typo."""
+    other = {verb for verb, only in EDITION_ONLY.items() if edition and only != edition}
+    words = [w for verb, forms in VERBS.items() if verb not in other for w in forms]
+    found = difflib.get_close_matches(word, words, n=1, cutoff=0.75)
+    return found[0] if found else None
 
 
 TRADE_FORM = (
@@ -173,6 +184,18 @@ def parse(text: str, *, edition: str | None = None) -> Command:
     if not words:
         raise MalformedCommand(_("an empty line is not a command (try 'end' to end your turn)"))
     verb = VERB_OF.get(words[0])
+    guess = None if verb is not None else closest_verb(words[0], edition)
+    if guess is not None:
+        raise MalformedCommand(
+            _(
+                "%(input)s: unknown command %(word)s; did you mean %(guess)s? "
+                "(commands: %(commands)s)",
+                input=repr(text),
+                word=repr(words[0]),
+                guess=repr(guess),
+                commands=known_verbs(edition),
+            )
+        )
     if verb is None:
         raise MalformedCommand(
             _(
@@ -472,3 +495,94 @@ def format_command(cmd: Command) -> str:
     if isinstance(cmd, Trade):
         return "trade " + ", ".join(format_step(step) for step in cmd.steps)
     return format_action(cmd)
+
+
+LOCAL_WORDS: dict[str, dict[str, str]] = {
+    "fr": {
+        "build": "construire",
+        "sprawl": "étendre",
+        "remodel": "réaménager",
+        "reorganize": "réorganiser",
+        "raise": "surélever",
+        "gamble": "parier",
+        "end": "fin",
+        "move": "déplacer",
+        "place": "placer",
+        "layoff": "abandonner",
+        "prefer": "préférer",
+        "trade": "échanger",
+        "from": "de",
+        "moving": "déplaçant",
+        "yes": "oui",
+        "no": "non",
+        "die": "dé",
+        "lot": "marqueur",
+        "ask": "demander",
+        "never": "jamais",
+        "always": "toujours",
+        "pays": "paie",
+        "gives": "donne",
+        "to": "à",
+        "do": "",
+        **{
+            colour: word
+            for word, colour in COLOUR_WORDS.items()
+            if word in {"noir", "bleu", "vert", "violet", "rouge", "jaune"}
+        },
+    },
+    "it": {
+        "build": "costruisci",
+        "sprawl": "espandi",
+        "remodel": "rimodella",
+        "reorganize": "riorganizza",
+        "raise": "sopraeleva",
+        "gamble": "scommetti",
+        "end": "fine",
+        "move": "sposta",
+        "place": "piazza",
+        "layoff": "dividi",
+        "prefer": "preferisci",
+        "trade": "scambia",
+        "from": "da",
+        "moving": "spostando",
+        "yes": "sì",
+        "no": "no",
+        "die": "dado",
+        "lot": "segnalino",
+        "ask": "chiedi",
+        "never": "mai",
+        "always": "sempre",
+        "pays": "paga",
+        "gives": "da",
+        "to": "a",
+        "do": "",
+        **{
+            colour: word
+            for word, colour in COLOUR_WORDS.items()
+            if word in {"nero", "blu", "verde", "viola", "rosso", "giallo"}
+        },
+    },
+}
+"""The notation's words as a French or Italian player writes them: the verbs of the books
+(the ones :func:`known_verbs` lists in those languages) and the few small words, each one
+:func:`parse` accepts. The companies keep their names (the parser takes them in every
+language, and the email's legend gives their colours)."""
+
+
+def format_in(cmd: Command, language: str) -> str:
+    """The text of a command as a player of ``language`` writes it ("construire D5 sphinx",
+    "étendre B5 de B2", "fin"): the emails show a French or Italian player their commands
+    in their words, not only the canonical English (found by play-testing). The canonical
+    text for any other language; ``parse(format_in(c, language)) == c`` for every one."""
+    words = LOCAL_WORDS.get(language.split("-")[0].lower())
+    text = format_command(cmd)
+    if words is None:
+        return text
+    return " ".join(local for word in text.split(" ") if (local := _local_word(word, words)))
+
+
+def _local_word(word: str, words: dict[str, str]) -> str:
+    """One word of a canonical text in the language's ``words``; a trade step's "," kept
+    on the word it ends."""
+    bare = word.rstrip(",")
+    return words.get(bare, bare) + word[len(bare) :]

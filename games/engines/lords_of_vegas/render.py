@@ -3,8 +3,8 @@ A line that says more (French and Italian take more letters than English, counts
 wrapped at spaces, its continuation indented, never cut: a cut loses what ends the line.
 
 Each lot is a 10-character cell: its name, then ``$6`` (empty: the price), ``[R]`` (Red's
-parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die) or ``##``
-(the F block in a two-player game).
+parking lot), ``Sp2R5`` (a Sphinx tile two high with Red's 5; ``--`` for no die; ``SpR5``
+in the classic edition, which has no risers) or ``##`` (the F block in a two-player game).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def _cell(view: JSON, lot: str) -> str:
     tile = view["tiles"].get(lot)
     if tile is not None:
         die = "--" if tile["owner"] is None else f"{_initial(view, tile['owner'])}{tile['pip']}"
-        body = f"{SHORT[tile['company']]}{tile['height']}{die}"
+        height = "" if view["edition"] == "classic" else tile["height"]  # (no risers)
+        body = f"{SHORT[tile['company']]}{height}{die}"
     elif lot in view["markers"]:
         body = f"[{_initial(view, view['markers'][lot])}]"
     elif not in_play(lot, len(view["players"])):
@@ -119,7 +120,10 @@ def _legend(view: JSON) -> list[str]:
     indent = " " * max(0, first.find(names[0]))
     lines = [first, indent + "  ".join(names[3:])]
     lines.append(str(_("$9 = empty lot and its price; [R] = Red's parking lot; || = the Strip")))
-    lines.append(str(_("Sp2R5 = Sphinx tile, 2 high, Red's die showing 5 (-- = no die)")))
+    if view["edition"] == "classic":  # (no risers: every tile is one high)
+        lines.append(str(_("SpR5 = Sphinx tile, Red's die showing 5 (-- = no die)")))
+    else:
+        lines.append(str(_("Sp2R5 = Sphinx tile, 2 high, Red's die showing 5 (-- = no die)")))
     if len(view["players"]) == 2:
         lines.append(str(_("## = the F block, out of play with two players")))
     return lines

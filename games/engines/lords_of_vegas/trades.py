@@ -9,6 +9,8 @@ everything before it changes anything, so a refused step leaves no trace.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from games.engines.base import Event, IllegalCommand, State
 from games.engines.rng import Rng
 from games.engines.text import Text, _
@@ -18,6 +20,7 @@ from .board import DICE_PER_PLAYER, MARKERS_PER_PLAYER
 from .casinos import settle, snapshot
 from .commands import Do, GiveDie, GiveLot, Pay, Step, Trade
 from .decisions import recheck_move
+from .notation import format_in
 from .state import OWNER, colour_name, dice_on_board, markers_on_board, seat_of
 from .words import money, player
 
@@ -218,3 +221,48 @@ def give_die(state: State, step: GiveDie, events: list[Event]) -> None:
             "moving": step.moving,
         }
     )
+
+
+def in_words(trade: Trade, names: Mapping[str, str], active: str, language: str) -> list[Text]:
+    """Each step of a trade as a sentence (the board page's words, its msgids), the party
+    named as ``names`` gives each colour ("Red (Cy)"), the action of the active player
+    (``active``: their name) in ``language``'s words (``notation.format_in``): the trade
+    offer's email showed only the notation (found by play-testing)."""
+    said = []
+    for step in trade.steps:
+        if isinstance(step, Pay):
+            said.append(
+                _(
+                    "%(payer)s pays %(payee)s %(money)s.",
+                    payer=names.get(step.payer, step.payer),
+                    payee=names.get(step.payee, step.payee),
+                    money=money(step.amount),
+                )
+            )
+        elif isinstance(step, GiveLot):
+            said.append(
+                _(
+                    "%(giver)s gives the parking lot %(lot)s to %(receiver)s.",
+                    giver=names.get(step.giver, step.giver),
+                    lot=step.lot,
+                    receiver=names.get(step.receiver, step.receiver),
+                )
+            )
+        elif isinstance(step, GiveDie):
+            said.append(
+                _(
+                    "%(giver)s gives the die on %(lot)s to %(receiver)s.",
+                    giver=names.get(step.giver, step.giver),
+                    lot=step.lot,
+                    receiver=names.get(step.receiver, step.receiver),
+                )
+            )
+        else:
+            said.append(
+                _(
+                    "%(player)s, whose turn it is, does: %(action)s",
+                    player=active,
+                    action=format_in(step.action, language),
+                )
+            )
+    return said

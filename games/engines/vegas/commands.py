@@ -18,6 +18,8 @@ CASINOS = (1, 2, 3, 4, 5, 6)
 
 VERBS = ("place", "placer", "piazza", "put")
 """English, French, Italian; ``put`` because people write it."""
+LOCAL_VERBS = {"fr": "placer", "it": "piazza"}
+"""The verb a French or Italian player writes (``GameEngine.format_in``)."""
 
 _TEXT = re.compile(r"^\s*(?:(?P<verb>[^\W\d_]+)\s+)?(?P<number>\S+)\s*$")
 

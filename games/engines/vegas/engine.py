@@ -126,6 +126,11 @@ class VegasEngine:
             raise MalformedCommand(_("%(command)s is not a Vegas command", command=repr(command)))
         return commands.format_command(command)
 
+    def format_in(self, command: Command, language: str) -> str:
+        text = self.format(command)
+        verb = commands.LOCAL_VERBS.get(language.split("-")[0].lower())
+        return text if verb is None else text.replace("place", verb, 1)
+
     def command_from_json(self, data: Mapping[str, Any]) -> Command:
         return commands.command_from_json(data)
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engines.base import Event, IllegalCommand, InvalidOptions, State
+from games.engines.base import Event, IllegalCommand, InvalidOptions, OutOfTurn, State
 from games.engines.rng import Rng, shuffle
 from games.engines.text import Join, Text, _, and_list, ngettext
 from games.engines.vegas.commands import CASINOS, EXAMPLE, Place
@@ -252,7 +252,7 @@ def check_place(state: State, seat: int | None, command: object) -> Place:
             )
         )
     if seat != state["active"]:
-        raise IllegalCommand(
+        raise OutOfTurn(
             _(
                 "%(command)s: it is %(active)s's turn, not %(yours)s's",
                 command=str(command),

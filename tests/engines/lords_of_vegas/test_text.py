@@ -266,9 +266,9 @@ def test_malformed_input_and_bad_options_are_refused_with_texts():
 
 def test_the_unknown_command_refusal_lists_only_this_games_verbs():
     with pytest.raises(MalformedCommand) as refusal:
-        ENGINE.parse("bild A2 gold")
+        ENGINE.parse("fly A2 gold")
     assert str(refusal.value) == (
-        "'bild A2 gold': unknown command 'bild' (commands: build, sprawl, remodel, reorganize, "
+        "'fly A2 gold': unknown command 'fly' (commands: build, sprawl, remodel, reorganize, "
         "raise, gamble, end, move, place, prefer, trade, layoff)"
     )
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games import selectors
-from tests.web.helpers import footprint, other, page_text
+from tests.web.helpers import footprint, page_text
 
 pytestmark = pytest.mark.django_db
 

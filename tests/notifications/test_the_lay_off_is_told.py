@@ -33,6 +33,7 @@ def test_the_start_of_a_classic_game_tells_the_lay_off_and_a_reply_chooses_it(
     game, mails = _started(ada, bob, smtp, "classic")
     assert all(TOLD in text_part(m) for m in mails)
     waiting = Seat.objects.get(game=game, to_act=False).user
+    assert waiting is not None
     (theirs,) = [m for m in mails if m["To"] == waiting.email]
     sent = len(smtp.messages)
     deliver(reply_to(theirs, "prefer layoff ask", sender=waiting.email))
@@ -55,6 +56,7 @@ def test_in_french_the_start_gives_the_french_command_and_it_plays(
         user.save(update_fields=["language"])
     game, mails = _started(ada, bob, smtp, "classic")
     waiting = Seat.objects.get(game=game, to_act=False).user
+    assert waiting is not None
     (theirs,) = [m for m in mails if m["To"] == waiting.email]
     assert "réponds «\xa0préférer abandonner demander\xa0»" in text_part(theirs)
     deliver(reply_to(theirs, "préférer abandonner toujours", sender=waiting.email))

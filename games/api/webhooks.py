@@ -76,11 +76,11 @@ class WebhookListView(APIView):
         url = given.validated_data["url"]
         if not url.startswith(("https://", "http://")):
             raise ValidationError({"url": gettext("an http or https address")})
-        _check_url(url)
         user: Any = request.user  # (authenticated: IsAuthenticated)
         if Webhook.objects.filter(user=user).count() >= MAX_HOOKS:
             message = gettext("at most %(most)s webhooks; delete one first") % {"most": MAX_HOOKS}
             raise ValidationError({"url": message})
+        _check_url(url)  # (after the cheap refusals: it may wait for a name's lookup)
         newest = PlayerEvent.objects.filter(user=user).order_by("-id").first()
         hook = Webhook.objects.create(
             user=user,

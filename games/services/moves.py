@@ -375,7 +375,7 @@ def check_command(*, game: int, user: Any, text: str, expected_version: int | No
     is judged again under the lock."""
     found = Game.objects.filter(pk=game).first()
     if found is None:
-        raise NotFound(_("there is no game #%(game)s") % {"game": game})
+        raise NotFound(_("there is no game #%(game)s") % {"game": game}, game=game)
     seats = seats_in_order(found)
     _judge(found, seats, seat_among(seats, found, user), text, None, "web", expected_version)
 

@@ -226,19 +226,28 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
             return _refused(request, exc)
         except ServiceError as exc:
             return _board(request, game_id, typed=form, error=exc.message, status=exc.status)
-        return _board(request, game_id, confirm=data["command"])
+        # The version the check passed, not the one read as the page is drawn: a move landing
+        # between the two would otherwise be played against a position never tapped on.
+        return _board(
+            request, game_id, confirm=data["command"], confirmed_at=data["expected_version"]
+        )
+    # A standing choice's form holds for the bets to come, whatever happened since the page
+    # was drawn: it is not refused as stale (a page kept current by live.js, or open an hour).
+    standing = bool(request.POST.get("standing")) and data["command"].startswith("prefer ")
     try:
         result = services.submit_command(
             game=game_id,
             user=request.user,
             text=data["command"],
             source="web",
-            expected_version=data["expected_version"],
+            expected_version=None if standing else data["expected_version"],
             idempotency_key=data["idempotency_key"],
         )
     except (NotFound, NotAllowed) as exc:
         return _refused(request, exc)
     except ServiceError as exc:
+        if standing:  # a standing choice's form: said beside it
+            return _board(request, game_id, choice_error=exc.message, status=exc.status)
         return _board(request, game_id, typed=form, error=exc.message, status=exc.status)
     if result.replayed:
         messages.info(request, _("That form had already been sent: it was applied once only."))
@@ -415,6 +424,8 @@ def _board(
     trade: TradeForm | None = None,
     trade_error: str | None = None,
     confirm: str | None = None,
+    confirmed_at: int | None = None,
+    choice_error: str | None = None,
     status: int = 200,
     stand_ins: bool = False,
 ) -> HttpResponse:
@@ -432,7 +443,7 @@ def _board(
     text = typed.data.get("text", "") if typed is not None else ""
     form = MoveForm.fresh(version=shown["version"], text=str(text))
     if confirm is not None and typed is None:
-        form = MoveForm.fresh(version=shown["version"])
+        form = MoveForm.fresh(version=shown["version"] if confirmed_at is None else confirmed_at)
     if stand_ins:
         form = MoveForm.fresh(version=shown["version"], key=board_cache.stand_ins()[1])
     form_errors = [] if typed is None else [e for errs in typed.errors.values() for e in errs]
@@ -466,6 +477,7 @@ def _board(
         "invite_form": InviteForm(),
         "groups": present.command_groups(shown["legal_commands"], shown["view"]),
         "choices": present.standing_choices(shown),
+        "choice_error": choice_error,
         "confirm": None
         if confirm is None
         else present.confirmation(confirm, shown["legal_commands"], shown["view"]),

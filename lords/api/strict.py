@@ -101,25 +101,29 @@ def _json_errors(field: Any, value: Any) -> Any:
             for name, sub in known.items()
             if not sub.read_only and name in value
         }
-        return _some(found | _unknown(list(known), value))
+        writable = [name for name, sub in known.items() if not sub.read_only]
+        return _some(found | _unknown(list(known), writable, value))
     rule = _rule(field)
     if rule is None or rule[0](value):
         return None
     return [str(rule[1])]
 
 
-def _unknown(known: list[str], value: Mapping[Any, Any]) -> dict[str, list[str]]:
-    """Each key of ``value`` that is not a field, with the closest field's name if one is
-    close (``expectedVersion``, ``expected_verison``: ``expected_version``)."""
+def _unknown(
+    known: list[str], writable: list[str], value: Mapping[Any, Any]
+) -> dict[str, list[str]]:
+    """Each key of ``value`` that is not a field, with the closest field one may send if
+    one is close (``expectedVersion``, ``expected_verison``: ``expected_version``); a
+    read-only field is let through (a client sends back what it read) but never suggested."""
     found: dict[str, list[str]] = {}
     for key in value:
         if key in known:
             continue
-        guess = difflib.get_close_matches(str(key).lower(), known, n=1, cutoff=0.6)
+        guess = difflib.get_close_matches(str(key).lower(), writable, n=1, cutoff=0.6)
         if guess:
             found[str(key)] = [str(_UNKNOWN) % {"name": guess[0]}]
         else:
-            found[str(key)] = [str(_UNKNOWN_NO_GUESS) % {"names": ", ".join(known)}]
+            found[str(key)] = [str(_UNKNOWN_NO_GUESS) % {"names": ", ".join(writable)}]
     return found
 
 

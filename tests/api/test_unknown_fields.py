@@ -80,6 +80,12 @@ def test_the_profile_takes_back_what_it_gave_but_not_a_stranger(alice: Player) -
     refused = alice.patch("/me/", {"timezone": "Europe/Paris"})
     assert "time_zone" in assert_error(refused, 400, "invalid")["detail"]["fields"]["timezone"][0]
     assert body(alice.get("/me/"))["time_zone"] == "Europe/Rome"
+    # A read-only field is let through, never suggested: "nmae" was told to send "name",
+    # which is then ignored (found by review).
+    refused = alice.patch("/me/", {"nmae": "Alice B"})
+    said = assert_error(refused, 400, "invalid")["detail"]["fields"]["nmae"][0]
+    assert "Did you mean" not in said and "display_name" in said
+    assert "name" not in said.split("The fields here: ")[1].rstrip(".").split(", ")
 
 
 def test_a_vegas_number_as_text_is_refused_in_json(alice: Player, bob: Player) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games import selectors
-from tests.web.helpers import footprint, page_text
+from tests.web.helpers import footprint, other, page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +64,34 @@ def test_the_2024_edition_has_no_lay_off_to_choose(
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert dict(CHOSEN.findall(html)) == {"place": "auto"}
     assert "When someone bets at one of your casinos" not in page_text(html)
+
+
+def test_a_choice_from_a_page_drawn_before_a_move_holds_and_a_refusal_is_said_beside_it(
+    client: Any, ada: Any, bob: Any, make_game: Any
+) -> None:
+    """A standing choice holds for the bets to come: a page drawn before another player's
+    move (or kept current by live.js, whose forms keep their first version) may still make
+    it (it was refused as stale: found by review). A refusal is said in the panel, and the
+    move form is left empty (the choice was copied into it)."""
+    from tests.web.helpers import actor
+    from tests.web.play import play_one
+
+    game = make_game(ada, bob, game_type="lords-of-vegas", options={"edition": "classic"})
+    waiting = other(game, actor(game))
+    client.force_login(waiting)
+    form = _choices_form(client.get(f"/games/{game.pk}/").content.decode(), "layoff")
+    play_one(game)  # the other player moves: the page's version is behind
+    answer = client.post(f"/games/{game.pk}/", {**form, "text": "prefer layoff always"})
+    assert answer.status_code == 302
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert dict(CHOSEN.findall(html))["layoff"] == "always"
+
+    before = footprint(game)
+    answer = client.post(
+        f"/games/{game.pk}/", {**_choices_form(html, "layoff"), "text": "prefer layoff always"}
+    )
+    html = answer.content.decode()
+    assert answer.status_code == 400 and footprint(game) == before
+    panel = html[html.index('id="choices"') :]
+    assert 'id="choice-error"' in panel[: panel.index("</section>")]
+    assert "prefer layoff always</textarea>" not in html

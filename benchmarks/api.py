@@ -253,6 +253,7 @@ def make_long_and_short_games() -> tuple[int, int, str] | None:
 
     from accounts.models import User
     from games import selectors, services
+    from games.services import moves
 
     a = User.objects.create_user("long-a@example.org", None)
     b = User.objects.create_user("long-b@example.org", None)
@@ -270,6 +271,10 @@ def make_long_and_short_games() -> tuple[int, int, str] | None:
             plain = [c for c in view["legal_commands"] if not c["text"].startswith("trade")]
             services.submit_command(game=game, user=user, text=rng.choice(plain)["text"])
         values = ["ask", "auto"]
+        # The padding is standing choices, 50 a submission: the limit a player has (20 an
+        # hour, decision 0035) is lifted for this set-up alone, in this process (it stopped
+        # the script at its set-up).
+        moves.MOST_CHOICES_AN_HOUR = length
         while game.version < length:
             batch = min(50, length - game.version)
             text = "; ".join(f"prefer place {values[(game.version + k) % 2]}" for k in range(batch))

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import tzinfo
 from typing import Any
 
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -193,6 +194,21 @@ def _placing_detail(placing: dict[str, Any]) -> str:
 
 
 # -- the log -------------------------------------------------------------------------------
+
+
+def played(moves: Iterable[Any], game_type: str, typed: str) -> str:
+    """What the player's submission played, in the words of the reader's language ("Joué :
+    préférer abandonner toujours", not the canonical "prefer layoff always" they never
+    wrote; the email door's answer says it so too, decision 0040); ``typed`` when nothing
+    was written (an answer replayed by its key)."""
+    engine = get_engine(game_type)
+    language = translation.get_language() or "en"
+    words = [
+        engine.format_in(engine.command_from_json(m.command), language)
+        for m in moves
+        if m.source == "web" and m.command
+    ]
+    return "; ".join(words) or typed
 
 
 def log(

@@ -252,7 +252,12 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
     if result.replayed:
         messages.info(request, _("That form had already been sent: it was applied once only."))
     else:
-        messages.success(request, _("Played: %(command)s") % {"command": data["command"]})
+        said = (
+            present.played(result.moves, result.game.game_type, data["command"])
+            if result.game
+            else data["command"]
+        )
+        messages.success(request, _("Played: %(command)s") % {"command": said})
     # No fragment: the page opens at its top, where "Played: ..." is said.
     return redirect(reverse("web:game", kwargs={"game_id": game_id}))
 

@@ -347,3 +347,23 @@ def test_what_was_just_played_is_read_with_the_move_box(client: Any, lords: Any)
     assert re.search(flash, page)
     [box] = re.findall(r'<textarea name="text" id="id_text"[^>]*>', page)
     assert 'aria-describedby="flash text-help"' in box and " autofocus" in box
+
+
+def test_played_is_said_in_the_reader_s_words(client: Any, lords: Any) -> None:
+    """A French player who played "build A2 sphinx" by a button read "Joué : build A2
+    sphinx", words they never wrote: the page says it as the email door does (decision
+    0040), in the words the notation reads in French."""
+    player = actor(lords)
+    player.language = "fr"
+    player.save(update_fields=["language"])
+    command = next(
+        c["text"]
+        for c in selectors.game_view(game=lords, user=player)["legal_commands"]
+        if str(c["text"]).startswith("build ")
+    )
+    form = _open(client, lords, player)
+    answer = _post(client, lords, text=command, **form)
+    assert answer.status_code == 302
+    text = page_text(client.get(answer["Location"]).content.decode())
+    lot, company = str(command).split()[1:]
+    assert re.search(rf"Joué\s: construire {lot} {company}\b", text), text[:300]

@@ -27,6 +27,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -42,6 +43,7 @@ from games.engines.lords_of_vegas.commands import (
     Step,
     Trade,
 )
+from games.engines.lords_of_vegas.trades import in_words as trade_sentences
 from games.models import Game, TradeOffer
 from games.services.errors import NotAllowed, NotFound, ServiceError
 from games.services.lookups import engine_for
@@ -250,51 +252,14 @@ def build_trade(table: Table, chosen: list[Party], query: QueryDict) -> Trade:
 # -- the trade in words, and what it would do -------------------------------------------------
 
 
-def _who(table: Table, colour: str) -> str:
-    party = next(p for p in table.seats.values() if p.colour == colour)
-    return f"{party.name} ({party.colour_name})"
-
-
 def in_words(table: Table, trade: Trade) -> list[str]:
-    """Each step as a sentence, in the reader's language (the action stays notation)."""
-    said = []
-    for step in trade.steps:
-        if isinstance(step, Pay):
-            said.append(
-                _("%(payer)s pays %(payee)s %(money)s.")
-                % {
-                    "payer": _who(table, step.payer),
-                    "payee": _who(table, step.payee),
-                    "money": present.millions(step.amount),
-                }
-            )
-        elif isinstance(step, GiveLot):
-            said.append(
-                _("%(giver)s gives the parking lot %(lot)s to %(receiver)s.")
-                % {
-                    "giver": _who(table, step.giver),
-                    "lot": step.lot,
-                    "receiver": _who(table, step.receiver),
-                }
-            )
-        elif isinstance(step, GiveDie):
-            said.append(
-                _("%(giver)s gives the die on %(lot)s to %(receiver)s.")
-                % {
-                    "giver": _who(table, step.giver),
-                    "lot": step.lot,
-                    "receiver": _who(table, step.receiver),
-                }
-            )
-        else:
-            said.append(
-                _("%(player)s, whose turn it is, does: %(action)s")
-                % {
-                    "player": table.names[table.active],
-                    "action": notation.format_action(step.action),
-                }
-            )
-    return said
+    """Each step as a sentence in the reader's language, each party named "Cy (red)" and the
+    active player's action in the reader's words: the engine's own sentences
+    (``trades.in_words``), which the trade offer's email says too (decision 0040)."""
+    names = {p.colour: f"{p.name} ({p.colour_name})" for p in table.seats.values()}
+    language = translation.get_language() or "en"
+    said = trade_sentences(trade, names, table.names[table.active], language)
+    return [str(sentence) for sentence in said]
 
 
 def offer_in_words(game: Game, shown: dict[str, Any], offer: TradeOffer) -> list[str]:
@@ -311,10 +276,7 @@ def offer_in_words(game: Game, shown: dict[str, Any], offer: TradeOffer) -> list
     )
     trade = engine_for(game).command_from_json(offer.command)
     assert isinstance(trade, Trade)
-    try:
-        return in_words(table, trade)
-    except StopIteration:  # a party no longer seated (resigned): the notation says it
-        return []
+    return in_words(table, trade)  # (a party no longer seated: named by their colour)
 
 
 @dataclass

@@ -38,7 +38,6 @@ def shown_commands(engine: GameEngine, legal: Iterable[Mapping[str, Any]]) -> di
     example = next(iter(by_verb.values()))[0] if by_verb else []
     return {
         "commands": lines,
-        "more_commands": 0,
         "example": " ".join(example),
         "summed_up": any(len(forms) > 1 for forms in by_verb.values()),
     }

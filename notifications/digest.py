@@ -145,8 +145,7 @@ def _game_entry(seat: Seat, zone: Any) -> dict[str, Any]:
         "events": context["events"][-EVENTS_SHOWN:],
         "commands": [prefix + c for c in context["commands"][:COMMANDS_SHOWN]],
         "example": prefix + context["example"] if context["example"] else "",
-        "more_commands": context["more_commands"]
-        + max(0, len(context["commands"]) - COMMANDS_SHOWN),
+        "more_commands": max(0, len(context["commands"]) - COMMANDS_SHOWN),
         "deadline_local": local_time(game.deadline, zone),
         "game_url": game_url(game.pk),
     }

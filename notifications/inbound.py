@@ -42,7 +42,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import selectors
-from games.engines.base import GameEngine, IllegalCommand
+from games.engines.base import GameEngine, IllegalCommand, Mistyped
 from games.models import Game, Seat
 from games.services.errors import ServiceError
 from games.services.games import resign
@@ -504,8 +504,10 @@ def _mistyped(line: str, engine: GameEngine, options: Mapping[str, Any] | None) 
     holds none."""
     try:
         engine.parse(line, options=options)
-    except IllegalCommand as exc:
-        return "did you mean" in str(getattr(exc.text, "msgid", ""))
+    except Mistyped:
+        return True
+    except IllegalCommand:
+        return False
     return False
 
 
@@ -728,7 +730,7 @@ def _still_yours(seat: Seat, answer: dict[str, Any]) -> dict[str, Any]:
     answer's version (a replayed answer to a game that moved on shows none)."""
     game = Game.objects.get(pk=seat.game_id)
     if not answer["your_turn"] or game.version != answer["version"]:
-        return {"board": "", "commands": [], "more_commands": 0, "example": ""}
+        return {"board": "", "commands": [], "example": ""}
     view = selectors.game_view(game=game, user=seat.user)
     return {
         "board": view["text"],

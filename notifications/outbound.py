@@ -208,10 +208,11 @@ def refusal(url: str) -> str:
     delivery, so that a hook that could never be delivered is not made (a play-tester's
     receiver on 127.0.0.1 was accepted, then every POST failed: decision 0039). A name that
     does not resolve now is let through: its receiver may not be up yet, and each delivery
-    checks again and says why it failed."""
+    checks again and says why it failed. Only the network is judged here: the view refuses
+    an address that is not http(s) in its own words."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return str(_("not an http(s) address"))
+        return ""
     addresses, why = _looked_up(parts)
     return "" if why else _private(parts.hostname, addresses)
 

@@ -60,6 +60,12 @@ class MalformedCommand(IllegalCommand):
     """Text or JSON that is not a command at all (unknown verb, missing argument...)."""
 
 
+class Mistyped(MalformedCommand):
+    """An unknown verb close to one the notation reads ("construir": "did you mean
+    'construire'?"): a line meant as a command, misspelt, where a greeting is none (the
+    email door tells the two apart)."""
+
+
 def refuse_other_fields(data: Mapping[str, Any], taken: Collection[str]) -> None:
     """A command's JSON with a field its kind does not take is refused, naming them: a
     typo (``"mooving"``) ignored would play the rest as if it were meant (found by

@@ -121,11 +121,12 @@ def played() -> Callable[..., list[int]]:
 # -- the email door: replies as a mail client writes them ------------------------------------
 
 
-def command_lines(message: EmailMessage) -> list[str]:
+def command_lines(message: EmailMessage, heading: str = "Your commands:") -> list[str]:
     """The lines a turn email shows under "Your commands:" (one per verb, choices summed
-    up: "build B4|C2 albion|sphinx", "gamble B2 1-10, D5 1-4")."""
+    up: "build B4|C2 albion|sphinx", "gamble B2 1-10, D5 1-4"); ``heading`` in the
+    email's language ("Tes commandes\u00a0:")."""
     lines = text_part(message).split("\n")
-    start = lines.index("Your commands:") + 1
+    start = lines.index(heading) + 1
     shown = []
     for line in lines[start:]:
         if not line.startswith("  ") or line.strip().startswith(("...", "(")):

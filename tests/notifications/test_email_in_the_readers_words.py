@@ -41,8 +41,9 @@ def test_a_french_turn_email_lists_one_line_per_verb_in_french_with_fin(
     game = _french_classic_game(make_game, make_user)
     _until_a_bet(game)
     notify_game(game_id=game.pk)
-    text = text_part(smtp.wait_for(1)[-1])
-    lines = command_lines_fr(text)
+    message = smtp.wait_for(1)[-1]
+    text = text_part(message)
+    lines = command_lines(message, "Tes commandes\u00a0:")
     verbs = [line.split(" ")[0] for line in lines]
     assert len(verbs) == len(set(verbs))  # one line per verb
     assert "fin" in verbs and "parier" in verbs
@@ -50,17 +51,6 @@ def test_a_french_turn_email_lists_one_line_per_verb_in_french_with_fin(
     assert "1-" in bet and bet.count("parier") == 1  # the amounts as a range
     assert not any(line.startswith(("build", "gamble", "end")) for line in lines)
     assert "... et " not in text.split("Tes commandes")[1]  # nothing hidden
-
-
-def command_lines_fr(text: str) -> list[str]:
-    lines = text.split("\n")
-    start = lines.index("Tes commandes\u00a0:") + 1
-    shown = []
-    for line in lines[start:]:
-        if not line.startswith("  ") or line.strip().startswith(("...", "(")):
-            break
-        shown.append(line.strip())
-    return shown
 
 
 def test_an_english_turn_email_offers_commands_that_play(

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from games.engines.base import MalformedCommand
+from games.engines.base import MalformedCommand, Mistyped
 from games.engines.text import Text, _
 
 from .board import ALL_COLOURS, COMPANY_ALIASES, EDITIONS, LOTS
@@ -186,7 +186,7 @@ def parse(text: str, *, edition: str | None = None) -> Command:
     verb = VERB_OF.get(words[0])
     guess = None if verb is not None else closest_verb(words[0], edition)
     if guess is not None:
-        raise MalformedCommand(
+        raise Mistyped(
             _(
                 "%(input)s: unknown command %(word)s; did you mean %(guess)s? "
                 "(commands: %(commands)s)",
@@ -553,7 +553,7 @@ LOCAL_WORDS: dict[str, dict[str, str]] = {
         "never": "mai",
         "always": "sempre",
         "pays": "paga",
-        "gives": "da",
+        "gives": "dà",  # (the parser reads "da" too: accents are optional)
         "to": "a",
         "do": "",
         **{

@@ -33,6 +33,7 @@ from games.services.errors import (
     NotAllowed,
     NotFound,
     NotYourTurn,
+    ServiceError,
     StaleVersion,
 )
 from games.services.lookups import (
@@ -351,6 +352,7 @@ def _judge(
         expected_version is not None
         and expected_version != game.version
         and not only_standing_choices_since(game, engine, seat, expected_version)
+        and not _standing_choices_only(engine, text, command, game.options)
     ):
         raise StaleVersion(
             _(
@@ -365,6 +367,24 @@ def _judge(
     state, entries = apply_player_commands(engine, game.state, seat, commands, source, seats)
     _refuse_too_many_choices(game, seat, [e.command for e in entries if e.command])
     return engine, state, entries
+
+
+def _standing_choices_only(
+    engine: GameEngine,
+    text: str | None,
+    command: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    options: Mapping[str, Any] | None,
+) -> bool:
+    """Whether a submission holds standing choices only (``prefer``): such a one stands
+    whatever moved since the version it was sent with, for it decides how its player's
+    decisions to come are answered, not anything on the board (the board page's choices,
+    kept current by live.js or left open an hour, were refused as stale: found by review).
+    Parsed again only when the version is behind; unreadable, it is judged stale as before."""
+    try:
+        commands = parse_commands(engine, text=text, command=command, options=options)
+    except ServiceError:
+        return False
+    return bool(commands) and all(allowed_out_of_turn(c) for c in commands)
 
 
 def check_command(*, game: int, user: Any, text: str, expected_version: int | None) -> None:

@@ -231,16 +231,14 @@ def _submit(request: HttpRequest, game_id: int) -> HttpResponse:
         return _board(
             request, game_id, confirm=data["command"], confirmed_at=data["expected_version"]
         )
-    # A standing choice's form holds for the bets to come, whatever happened since the page
-    # was drawn: it is not refused as stale (a page kept current by live.js, or open an hour).
-    standing = bool(request.POST.get("standing")) and data["command"].startswith("prefer ")
+    standing = bool(request.POST.get("standing"))  # (a standing choice's form: decision 0042)
     try:
         result = services.submit_command(
             game=game_id,
             user=request.user,
             text=data["command"],
             source="web",
-            expected_version=None if standing else data["expected_version"],
+            expected_version=data["expected_version"],
             idempotency_key=data["idempotency_key"],
         )
     except (NotFound, NotAllowed) as exc:

@@ -106,3 +106,18 @@ def test_twenty_standing_choices_an_hour_and_no_more(table: dict[str, Any]) -> N
     )
     assert (_version(game_id), move_count(game_id)) == before
     assert _send(table["active"], game_id, "prefer layoff always").status_code == 201
+
+
+def test_a_submission_of_standing_choices_only_is_not_stale(table: dict[str, Any]) -> None:
+    """A standing choice decides how its player's decisions to come are answered, not the
+    board: sent with a version the game has passed, it stands (the board page's choices,
+    kept current by live.js or left open, were refused as stale: found by review). A move
+    sent with that version is still refused."""
+    game_id = table["id"]
+    old = _version(game_id)
+    assert _send(table["active"], game_id, "end", old).status_code == 201
+    assert _version(game_id) > old
+    assert _send(table["active"], game_id, "prefer layoff ask", old).status_code == 201
+    before = (_version(game_id), move_count(game_id))
+    assert_error(_send(table["other"], game_id, "end", old), 409, "stale_version")
+    assert (_version(game_id), move_count(game_id)) == before
